@@ -1,0 +1,87 @@
+"""Deal codes: short, URL-safe texts that name the seed of a whole match.
+
+A seed is a whole number from 0 to 2**55 - 1.  Its code is 11 Crockford base-32 digits
+(``0-9`` and ``A-Z`` without ``I L O U``), most significant first, then one check digit,
+written in three groups of four: ``XXXX-XXXX-XXXX``.  On input, case, hyphens and spaces do not
+matter, ``I``/``L`` read as ``1`` and ``O`` as ``0`` (Crockford's rules), and the check digit
+catches any single mistyped character and most swapped neighbours.
+
+>>> encode(42)
+'0000-0000-01A5'
+>>> decode('0000-0000-01a5')
+42
+>>> decode(encode(2**55 - 1)) == 2**55 - 1
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+SEED_BITS = 55
+DATA_DIGITS = 11
+_VALUES = {ch: i for i, ch in enumerate(ALPHABET)} | {"I": 1, "L": 1, "O": 0}
+
+
+class DealCodeError(ValueError):
+    """A text that is not a valid deal code, with the reason."""
+
+
+def _check_digit(digits: list[int]) -> int:
+    # Odd weights are units mod 32, so every single-digit error changes the sum.
+    return sum((2 * i + 1) * d for i, d in enumerate(digits)) % 32
+
+
+def encode(seed: int) -> str:
+    """The deal code of ``seed``."""
+    if not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
+        raise DealCodeError(f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1, not {seed!r}")
+    digits = [(seed >> (5 * i)) & 31 for i in reversed(range(DATA_DIGITS))]
+    text = "".join(ALPHABET[d] for d in [*digits, _check_digit(digits)])
+    return f"{text[:4]}-{text[4:8]}-{text[8:]}"
+
+
+def decode(code: str) -> int:
+    """The seed named by ``code``; :class:`DealCodeError` says what is wrong otherwise."""
+    cleaned = code.replace("-", "").replace(" ", "").upper()
+    if len(cleaned) != DATA_DIGITS + 1:
+        raise DealCodeError(
+            f"{code!r} is not a deal code: it has {len(cleaned)} characters, "
+            f"a code has {DATA_DIGITS + 1} (like 0000-0000-01A5)"
+        )
+    bad = sorted({ch for ch in cleaned if ch not in _VALUES})
+    if bad:
+        raise DealCodeError(f"{code!r} is not a deal code: {''.join(bad)!r} cannot appear in one")
+    digits = [_VALUES[ch] for ch in cleaned]
+    if _check_digit(digits[:-1]) != digits[-1]:
+        raise DealCodeError(f"{code!r} is not a deal code: its check digit does not match (a typo?)")
+    seed = 0
+    for d in digits[:-1]:
+        seed = seed << 5 | d
+    if seed >= 1 << SEED_BITS:
+        raise DealCodeError(f"{code!r} is not a deal code: it names a seed out of range")
+    return seed
+
+
+def new_seed() -> int:
+    """A fresh random seed from the operating system."""
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_from(value: int | str | None) -> int:
+    """A seed from an int, a deal code, or ``None`` (a fresh random seed).
+
+    >>> seed_from("0000-0000-01A5"), seed_from(7)
+    (42, 7)
+    """
+    if value is None:
+        return new_seed()
+    if isinstance(value, bool):
+        raise DealCodeError("a seed is a whole number or a deal code, not a bool")
+    if isinstance(value, int):
+        encode(value)  # validates the range with a clear message
+        return value
+    if isinstance(value, str):
+        return decode(value)
+    raise DealCodeError(f"a seed is a whole number or a deal code, not {type(value).__name__}")
