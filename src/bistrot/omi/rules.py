@@ -1,0 +1,104 @@
+"""The options of an Omi table, as RULES.md names them.
+
+>>> rules = OmiRules(target=5)
+>>> rules.target, rules.players, rules.kapothi
+(5, 4, 'three_tokens')
+>>> OmiRules.from_dict({"players": 3}).deck_size
+24
+>>> OmiRules(players=5)
+Traceback (most recent call last):
+...
+ValueError: players must be 4 or 3, not 5
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from bistrot.cards import deck_mask
+
+DIRECTIONS = ("counterclockwise", "clockwise")
+DEAL_ROTATIONS = ("with_play", "against_play")
+KAPOTHI_RULES = ("three_tokens", "wins_match", "announced")
+HAND_SIZE = 8
+
+
+@dataclass(frozen=True)
+class OmiRules:
+    """One Omi table's rules; every field is an option of RULES.md, defaults as there."""
+
+    target: int = 10
+    """Tokens that win the match."""
+    direction: str = "counterclockwise"
+    """Which way play order runs on screen; seats are always numbered in play order."""
+    deal_rotation: str = "with_play"
+    """``with_play``: the deal passes to the next player in play order; ``against_play``."""
+    kapothi: str = "three_tokens"
+    """All 8 tricks: ``three_tokens``, ``wins_match``, or ``announced`` before trick 7."""
+    redeal_few_trumps: bool = False
+    """Redeal (same dealer) when a team holds fewer than 2 trumps (4 players only)."""
+    players: int = 4
+    """4 in two partnerships, or 3 each for themselves with 24 cards."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise ValueError(f"target must be a positive whole number of tokens, not {self.target!r}")
+        if self.players not in (4, 3) or isinstance(self.players, bool):
+            raise ValueError(f"players must be 4 or 3, not {self.players!r}")
+        _check_choice("direction", self.direction, DIRECTIONS)
+        _check_choice("deal_rotation", self.deal_rotation, DEAL_ROTATIONS)
+        _check_choice("kapothi", self.kapothi, KAPOTHI_RULES)
+        if not isinstance(self.redeal_few_trumps, bool):
+            raise ValueError(f"redeal_few_trumps must be true or false, not {self.redeal_few_trumps!r}")
+        if self.players == 3 and self.redeal_few_trumps:
+            raise ValueError("redeal_few_trumps is played with 4 players only")
+        if self.players == 3 and self.kapothi == "announced":
+            raise ValueError(
+                "announced kapothi is a partnership rule: with 3 players choose "
+                "three_tokens or wins_match"
+            )
+
+    @property
+    def ranks(self) -> range:
+        """Ranks in play: 7 to ace with 4 players, 9 to ace with 3."""
+        return range(7 if self.players == 4 else 9, 15)
+
+    @property
+    def deck(self) -> int:
+        """The deck as a card set."""
+        return deck_mask(self.ranks)
+
+    @property
+    def deck_size(self) -> int:
+        """32 with 4 players, 24 with 3."""
+        return 4 * len(self.ranks)
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides: 2 teams with 4 players, 3 players with 3."""
+        return 2 if self.players == 4 else 3
+
+    def side_of(self, seat: int) -> int:
+        """The scoring side of a seat: its team (seat % 2) or, with 3 players, itself."""
+        return seat % 2 if self.players == 4 else seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, options: dict[str, Any]) -> OmiRules:
+        """Rules from a dict of options; unknown names are refused with the list of known ones."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown Omi rules option {', '.join(unknown)}; the options are {', '.join(sorted(known))}"
+            )
+        return cls(**options)
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
