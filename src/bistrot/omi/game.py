@@ -283,7 +283,7 @@ class OmiGame:
             self.actions.append(PLAY_TEXT[arg])
         elif kind == _CHOOSE:
             if self.phase != TRUMP:
-                raise IllegalAction("wrong_phase", "trump is chosen once, before the first card; it cannot change")
+                raise IllegalAction("wrong_phase", "trump is chosen once, before the first card, and stays")
             self.actions.append(TRUMP_TEXT[arg])
             self._choose_trump(arg)
         else:

@@ -1,0 +1,1 @@
+"""Omi computer players, one module per level (see :mod:`bistrot.bots` for the interface)."""
