@@ -1,0 +1,1 @@
+"""Tournaments between computer players: one module per game, shared statistics in :mod:`.stats`."""

@@ -1,0 +1,60 @@
+"""Small statistics for arena reports: means with confidence intervals, proportions, medians.
+
+>>> summary = mean_ci95([1, 2, 3, 4])
+>>> round(summary.mean, 2), [round(x, 2) for x in summary.ci95]
+(2.5, [0.45, 4.55])
+>>> [round(x, 3) for x in wilson_ci95(75, 100)]
+[0.657, 0.824]
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import NamedTuple
+
+Z95 = 1.959963984540054
+# Two-sided 97.5% quantiles of Student's t for small samples; beyond 30 the normal one is used.
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+         10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+         18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
+         26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042}
+
+
+class MeanCI(NamedTuple):
+    """A sample mean and its 95% confidence interval ``[low, high]``."""
+
+    mean: float
+    ci95: list[float]
+
+
+def mean_ci95(values: Sequence[float]) -> MeanCI:
+    """Mean and 95% interval from Student's t (normal beyond 30 degrees of freedom)."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values to summarise")
+    mean = statistics.fmean(values)
+    if n == 1:
+        return MeanCI(mean, [mean, mean])
+    quantile = _T975.get(n - 1, Z95)
+    half = quantile * statistics.stdev(values) / math.sqrt(n)
+    return MeanCI(mean, [mean - half, mean + half])
+
+
+def wilson_ci95(successes: float, trials: int) -> tuple[float, float]:
+    """Wilson score interval for a proportion (sound near 0 and 1, unlike mean ± 2 s.e.)."""
+    if trials <= 0:
+        raise ValueError("a proportion needs at least one trial")
+    p = successes / trials
+    denominator = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def median_max_ms(seconds: Sequence[float]) -> dict[str, float]:
+    """``{"median": ..., "max": ...}`` in milliseconds, for think-time reports."""
+    if not seconds:
+        return {"median": 0.0, "max": 0.0}
+    return {"median": statistics.median(seconds) * 1000, "max": max(seconds) * 1000}
