@@ -4,7 +4,7 @@
 >>> round(summary.mean, 2), [round(x, 2) for x in summary.ci95]
 (2.5, [0.45, 4.55])
 >>> [round(x, 3) for x in wilson_ci95(75, 100)]
-[0.657, 0.824]
+[0.657, 0.825]
 """
 
 from __future__ import annotations
