@@ -22,6 +22,7 @@ LEVELS = ("easy", "medium", "hard")
 # (game, level) -> "module:class"; imported lazily so the engines load no bot they do not use.
 REGISTRY: dict[tuple[str, str], str] = {
     ("omi", "easy"): "bistrot.omi.bots.easy:EasyOmiBot",
+    ("omi", "medium"): "bistrot.omi.bots.medium:MediumOmiBot",
 }
 
 
