@@ -1,0 +1,37 @@
+"""Oti, a shedding game of the Shithead/Palace family: rules, the engine, records, bots.
+
+>>> from bistrot.oti import OtiRules, OtiGame, IllegalAction
+>>> game = OtiGame.new(OtiRules(players=3), seed="0000-0000-01A5")
+>>> game.phase, game.to_move, game.view(0)["face_down"]
+('swap', None, [3, 3, 3])
+"""
+
+from bistrot.errors import IllegalAction
+from bistrot.oti.game import (
+    FACE_DOWN,
+    FACE_UP,
+    HAND,
+    OVER,
+    PLAY,
+    SWAP,
+    OtiGame,
+    Position,
+    deal,
+    parse_action,
+)
+from bistrot.oti.rules import OtiRules
+
+__all__ = [
+    "FACE_DOWN",
+    "FACE_UP",
+    "HAND",
+    "OVER",
+    "PLAY",
+    "SWAP",
+    "IllegalAction",
+    "OtiGame",
+    "OtiRules",
+    "Position",
+    "deal",
+    "parse_action",
+]

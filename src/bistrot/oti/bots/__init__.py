@@ -1,0 +1,1 @@
+"""Oti computer players, one module per level (see :mod:`bistrot.bots` for the interface)."""
