@@ -4,7 +4,7 @@ It remembers every card played and every void shown (:class:`~.tracking.Knowledg
 by the rules club players teach:
 
 * **Trump** from the first four cards: the suit with the best length and honours
-  (A 4, K 3, Q 2, J 1, each card 2 more), ties to the higher top card.
+  (A 4, K 3, Q 2, J 1, each card 3 more), ties to the higher top card.
 * **Leading**: draw trumps with the top trump, or with a low one when holding four or more;
   cash side-suit masters (the highest card left in a suit) while nobody can ruff them; lead a suit
   the partner is void in so they can ruff; avoid the suits the partner discarded from; otherwise
@@ -46,12 +46,12 @@ def trump_scores(hand: list[int]) -> list[float]:
     """The medium player's score of each suit as trump, from the cards seen (any number).
 
     >>> [round(s, 1) for s in trump_scores([CARD_BY_NAME[c] for c in "AH JH 8H KC".split()])]
-    [0.0, 11.0, 0.0, 5.0]
+    [0.0, 14.0, 0.0, 6.0]
     """
     scores = [0.0] * 4
     for card in hand:
         suit, rank = divmod(card, SUIT_BITS)
-        scores[suit] += 2 + HONOURS.get(rank, 0)
+        scores[suit] += 3 + HONOURS.get(rank, 0)
     return scores
 
 

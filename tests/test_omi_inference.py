@@ -1,0 +1,127 @@
+"""Card tracking and deal sampling for the Omi bots: consistent, uniform, and using evidence."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bistrot.cards import SUIT_MASKS, bits
+from bistrot.omi import OmiGame, OmiRules
+from bistrot.omi.bots.inference import DealSampler
+from bistrot.omi.bots.medium import MediumOmiBot
+from bistrot.omi.bots.tracking import Knowledge
+
+
+def advance(game: OmiGame, steps: int) -> None:
+    """Let medium players make ``steps`` moves (trump choice included) within the first hand."""
+    bot = MediumOmiBot()
+    for _ in range(steps):
+        game.apply(bot.act(game.view(game.to_move)))
+    assert game.phase == "play" and not game.results
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), players=st.sampled_from((3, 4)))
+def test_knowledge_matches_the_game(seed: int, steps: int, players: int) -> None:
+    game = OmiGame.new(OmiRules(players=players), seed)
+    advance(game, steps)
+    seat = game.to_move
+    know = Knowledge.from_view(game.view(seat))
+    assert know.hand == game.hands[seat]
+    # The unseen cards are exactly the other hands, and every void shown is real.
+    others = 0
+    for s in range(players):
+        if s != seat:
+            others |= game.hands[s]
+    assert know.unseen == others
+    for s in range(players):
+        for suit in range(4):
+            if know.voids[s] >> suit & 1:
+                assert not game.hands[s] & SUIT_MASKS[suit]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), players=st.sampled_from((3, 4)))
+def test_samples_respect_counts_voids_and_the_cards_seen(seed: int, steps: int, players: int) -> None:
+    game = OmiGame.new(OmiRules(players=players), seed)
+    advance(game, steps)
+    seat = game.to_move
+    know = Knowledge.from_view(game.view(seat))
+    sampler = DealSampler(know, evidence=players == 4)
+    rng = random.Random(seed)
+    assert sampler.count() >= 1
+    for _ in range(5):
+        hands = sampler.sample(rng)
+        assert hands[seat] == know.hand
+        union = 0
+        for s, hand in enumerate(hands):
+            assert not union & hand
+            union |= hand
+            assert hand.bit_count() == game.hands[s].bit_count()
+            for suit in range(4):
+                if know.voids[s] >> suit & 1:
+                    assert not hand & SUIT_MASKS[suit]
+        assert union == know.unseen | know.hand
+
+
+def test_samples_are_uniform_over_the_consistent_layouts() -> None:
+    # Late in a hand with voids: enumerate every consistent layout and compare frequencies.
+    game = OmiGame.new(OmiRules(), 31)
+    bot = MediumOmiBot()
+    game.apply(bot.act(game.view(0)))
+    while len(game.completed) < 6 or game.trick:
+        game.apply(bot.act(game.view(game.to_move)))
+    know = Knowledge.from_view(game.view(game.to_move))
+    others = [s for s in range(4) if s != know.seat]
+    cards = list(bits(know.unseen))
+
+    def consistent(layout: tuple[int, ...]) -> bool:
+        return all(
+            not (know.voids[s] >> suit & 1 and layout[i] & SUIT_MASKS[suit])
+            for i, s in enumerate(others) for suit in range(4)
+        )
+
+    layouts = []
+    a, b = know.counts[others[0]], know.counts[others[1]]
+    for first in combinations(cards, a):
+        rest = [c for c in cards if c not in first]
+        for second in combinations(rest, b):
+            third = [c for c in rest if c not in second]
+            layout = tuple(sum(1 << c for c in h) for h in (first, second, third))
+            if consistent(layout):
+                layouts.append(layout)
+    sampler = DealSampler(know)
+    assert sampler.count() == len(layouts)
+    draws = 60 * len(layouts)
+    rng = random.Random(5)
+    seen: Counter[tuple[int, ...]] = Counter()
+    for _ in range(draws):
+        hands = sampler.sample(rng)
+        seen[tuple(hands[s] for s in others)] += 1
+    assert set(seen) == set(layouts)
+    expected = draws / len(layouts)
+    chi2 = sum((seen[lay] - expected) ** 2 / expected for lay in layouts)
+    dof = len(layouts) - 1
+    assert chi2 < dof + 5 * (2 * dof) ** 0.5  # about five standard deviations
+
+
+def test_trump_choice_is_evidence_about_the_choosers_hand() -> None:
+    # Seat 1 looks at the chooser (seat 0) who named spades: samples with evidence give seat 0
+    # more spades than uniform ones do.
+    totals = {False: 0, True: 0}
+    for seed in range(6):
+        game = OmiGame.new(OmiRules(), seed)
+        game.apply("trump S")
+        know = Knowledge.from_view(game.view(1))
+        know_spades = know.hand & SUIT_MASKS[0]
+        if know_spades.bit_count() > 3:
+            continue
+        for evidence in (False, True):
+            sampler = DealSampler(know, evidence=evidence)
+            rng = random.Random(seed)
+            totals[evidence] += sum((sampler.sample(rng)[0] & SUIT_MASKS[0]).bit_count() for _ in range(150))
+    assert totals[True] > 1.15 * totals[False]
