@@ -1,0 +1,130 @@
+// The page's entry point: a small router over the paths the server serves with index.html.
+import { h, clear, toast } from "./dom.js";
+import { t, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
+import { soundOn, setSound } from "./sound.js";
+import { homePage, requestFromQuery, createTable } from "./home.js";
+import { rulesPage } from "./rules.js";
+import { challengePage } from "./challenge.js";
+import { openTable } from "./table.js";
+import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
+import { post } from "./api.js";
+
+const root = document.getElementById("main");
+let screen = null;
+
+function nav(path, { replace = false } = {}) {
+  if (replace) history.replaceState({}, "", path);
+  else history.pushState({}, "", path);
+  route();
+}
+
+function topbar() {
+  return h("header", { class: "topbar" },
+    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); nav("/"); } },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), h("span", { class: "brand-name" }, "bistrot")),
+    h("nav", { class: "topnav", "aria-label": t("nav.main") },
+      h("a", { href: "/rules/omi", onclick: (e) => { e.preventDefault(); nav("/rules/omi"); } }, t("nav.rules_omi")),
+      h("a", { href: "/rules/oti", onclick: (e) => { e.preventDefault(); nav("/rules/oti"); } }, t("nav.rules_oti"))),
+    h("span", { class: "spacer" }),
+    h("button", { type: "button", class: "icon-btn", "aria-pressed": String(soundOn()), dataset: { action: "sound" },
+      "aria-label": soundOn() ? t("sound.off") : t("sound.on"), title: soundOn() ? t("sound.off") : t("sound.on"),
+      onclick: (e) => { setSound(!soundOn()); e.currentTarget.textContent = soundOn() ? "🔊" : "🔇"; } },
+    soundOn() ? "🔊" : "🔇"),
+    h("select", { class: "lang-select", "aria-label": t("nav.language"), dataset: { testid: "language" },
+      onchange: (e) => setLanguage(e.target.value) },
+    LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language() }, l.name))));
+}
+
+function errorPage(title, message) {
+  clear(root);
+  root.append(topbar(), h("section", { class: "page narrow error-page" }, h("h1", {}, title), h("p", {}, message),
+    h("a", { href: "/", class: "btn primary", onclick: (e) => { e.preventDefault(); nav("/"); } }, t("nav.home"))));
+  return null;
+}
+
+async function quickStart(game, search) {
+  clear(root);
+  root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
+  try {
+    await createTable(requestFromQuery(game, search), nav, { replace: true });
+  } catch (error) {
+    errorPage(t("error.cannot_open"), error.message);
+  }
+}
+
+function joinPage(tableId, invite) {
+  const held = loadTable(tableId) || tableInMemory(tableId);
+  if (held?.seats?.length) {
+    nav(`/t/${tableId}`, { replace: true });
+    return null;
+  }
+  if (!invite) return errorPage(t("error.title"), t("error.no_invite"));
+  const nameInput = h("input", { type: "text", id: "join-name", maxlength: "24", value: playerName(), autocomplete: "nickname",
+    placeholder: t("home.name_placeholder") });
+  const button = h("button", { type: "submit", class: "btn primary big", dataset: { action: "join" } }, t("join.take_seat"));
+  const submit = async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    const name = nameInput.value.trim();
+    if (name) setPlayerName(name);
+    try {
+      const answer = await post(`/api/tables/${tableId}/join`, name ? { invite, name } : { invite });
+      saveTable(tableId, { mode: "friends", seats: [{ seat: answer.seat, token: answer.token }] });
+      nav(`/t/${tableId}`, { replace: true });
+    } catch (error) {
+      button.disabled = false;
+      toast(t(`reject.${error.code}`) !== `reject.${error.code}` ? t(`reject.${error.code}`) : error.message, "error", 6000);
+    }
+  };
+  clear(root);
+  root.append(topbar(), h("section", { class: "page narrow join-page" },
+    h("h1", {}, t("join.title")), h("p", { class: "lead" }, t("join.lead")),
+    h("form", { onsubmit: submit },
+      h("div", { class: "field" }, h("label", { for: "join-name" }, t("home.your_name")), nameInput), button)));
+  nameInput.focus();
+  return null;
+}
+
+function tablePage(tableId) {
+  const held = loadTable(tableId) || tableInMemory(tableId);
+  if (!held || (!held.seats?.length && !held.watch)) return errorPage(t("error.title"), t("error.no_seat"));
+  clear(root);
+  return openTable(root, tableId, held, nav);
+}
+
+function route() {
+  screen?.destroy?.();
+  screen = null;
+  window.scrollTo(0, 0);
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const hash = location.hash.slice(1);
+  document.title = "bistrot";
+  if (path === "/") screen = homePage(root, nav, topbar);
+  else if (parts[0] === "play" && ["omi", "oti"].includes(parts[1])) quickStart(parts[1], location.search);
+  else if (parts[0] === "rules" && ["omi", "oti"].includes(parts[1])) {
+    document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
+    rulesPage(root, parts[1], nav, topbar);
+    screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
+  } else if (parts[0] === "t" && parts[1]) {
+    document.title = `${t("table.title")} · bistrot`;
+    screen = tablePage(parts[1]);
+  } else if (parts[0] === "join" && parts[1]) screen = joinPage(parts[1], hash);
+  else if (parts[0] === "watch" && parts[1]) {
+    if (hash) saveTable(parts[1], { watch: hash, seats: [] });
+    nav(`/t/${parts[1]}`, { replace: true });
+  } else if ((parts[0] === "challenge" || parts[0] === "c") && parts[1]) {
+    challengePage(root, parts[1], nav, topbar);
+    screen = { rerender: () => challengePage(root, parts[1], nav, topbar) };
+  } else errorPage(t("error.not_found"), t("error.not_found_text"));
+}
+
+window.addEventListener("popstate", route);
+onLanguageChange(() => {
+  if (screen?.rerender) screen.rerender();
+  else route();
+});
+
+pruneTables();
+await setLanguage(detectLanguage(), { remember: false });
+route();

@@ -1,0 +1,105 @@
+// Cards drawn with HTML and CSS: corner indices, pips laid out as on real cards, framed court
+// cards, and a patterned back. A card the player may click is a <button data-card="TH">.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const SUITS = ["S", "H", "D", "C"];
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RANK_SHOW = { T: "10" };
+
+/** "TH" -> {rank: "T", suit: "H"}; also accepts "10H". */
+export function parseCard(text) {
+  const s = String(text).toUpperCase();
+  const suit = s.slice(-1);
+  let rank = s.slice(0, -1);
+  if (rank === "10") rank = "T";
+  return { rank, suit };
+}
+
+export const rankText = (rank) => RANK_SHOW[rank] || rank;
+export const isRed = (suit) => suit === "H" || suit === "D";
+
+/** The card's name for screen readers, in the current language: "10 of hearts". */
+export function cardName(text) {
+  const { rank, suit } = parseCard(text);
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+/** The short pretty form "10♥" (used in messages and logs). */
+export function cardPretty(text) {
+  const { rank, suit } = parseCard(text);
+  return rankText(rank) + SUIT_SYMBOL[suit];
+}
+
+// Pip positions (x%, y%) inside the pip area; pips below the middle are drawn upside down.
+const L = 22, C = 50, R = 78;
+const PIPS = {
+  2: [[C, 8], [C, 92]],
+  3: [[C, 8], [C, 50], [C, 92]],
+  4: [[L, 8], [R, 8], [L, 92], [R, 92]],
+  5: [[L, 8], [R, 8], [C, 50], [L, 92], [R, 92]],
+  6: [[L, 8], [R, 8], [L, 50], [R, 50], [L, 92], [R, 92]],
+  7: [[L, 8], [R, 8], [C, 29], [L, 50], [R, 50], [L, 92], [R, 92]],
+  8: [[L, 8], [R, 8], [C, 29], [L, 50], [R, 50], [C, 71], [L, 92], [R, 92]],
+  9: [[L, 8], [R, 8], [L, 36], [R, 36], [C, 50], [L, 64], [R, 64], [L, 92], [R, 92]],
+  T: [[L, 8], [R, 8], [C, 22], [L, 36], [R, 36], [L, 64], [R, 64], [C, 78], [L, 92], [R, 92]],
+};
+
+function face(rank, suit) {
+  const symbol = SUIT_SYMBOL[suit];
+  const corner = (pos) =>
+    h("span", { class: ["corner", pos], "aria-hidden": "true" },
+      h("span", { class: "corner-rank" }, rankText(rank)),
+      h("span", { class: "corner-suit" }, symbol));
+  let middle;
+  if (rank === "A") {
+    middle = h("span", { class: "ace-pip", "aria-hidden": "true" }, symbol);
+  } else if (PIPS[rank]) {
+    middle = h("span", { class: "pips", "aria-hidden": "true" },
+      PIPS[rank].map(([x, y]) =>
+        h("span", { class: ["pip", y > 50 && "flip"], style: { left: `${x}%`, top: `${y}%` } }, symbol)));
+  } else {
+    middle = h("span", { class: ["court", `court-${rank}`], "aria-hidden": "true" },
+      h("span", { class: "court-letter" }, rank),
+      h("span", { class: "court-suit" }, symbol),
+      h("span", { class: "court-letter flip" }, rank));
+  }
+  return [corner("tl"), middle, corner("br")];
+}
+
+/**
+ * One card face. options:
+ *   button: render a <button data-card> (enabled when `enabled`), else a <div>.
+ *   onClick, enabled, selected, extraClass, label (aria-label override).
+ */
+export function cardEl(text, options = {}) {
+  const { rank, suit } = parseCard(text);
+  const classes = ["card", "face", isRed(suit) ? "red" : "black", `rank-${rank}`, options.extraClass,
+    options.selected && "selected"];
+  const label = options.label || cardName(text);
+  if (options.button) {
+    return h("button", {
+      type: "button",
+      class: classes,
+      dataset: { card: text },
+      disabled: !options.enabled,
+      "aria-label": label,
+      "aria-pressed": options.selected === undefined ? null : String(!!options.selected),
+      title: label,
+      onclick: options.onClick,
+    }, face(rank, suit));
+  }
+  return h("div", { class: classes, role: "img", "aria-label": label, dataset: { shown: text } }, face(rank, suit));
+}
+
+/** A card seen from the back (someone else's card, the draw pile, a face-down card). */
+export function cardBack(extraClass, label) {
+  return h("div", { class: ["card", "back", extraClass], role: label ? "img" : null,
+    "aria-label": label || null, "aria-hidden": label ? null : "true" });
+}
+
+/** A suit symbol coloured as on the cards. */
+export function suitEl(suit, extraClass) {
+  return h("span", { class: ["suit-symbol", isRed(suit) ? "red" : "black", extraClass], "aria-hidden": "true" },
+    SUIT_SYMBOL[suit]);
+}

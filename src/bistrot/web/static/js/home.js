@@ -1,0 +1,162 @@
+// The lobby: choose the game, the way to play and the rules, then play.
+import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { post } from "./api.js";
+import { OPTIONS, LEVELS, coerce, optionValueText } from "./rules.js";
+import { saveTable, playerName, setPlayerName } from "./store.js";
+import { suitEl } from "./cards.js";
+
+const MODES = ["computer", "friends", "hotseat"];
+const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s", "seat", "lang"]);
+
+/** Open a table and go to it. `request` is the body of POST /api/tables. */
+export async function createTable(request, nav, { replace = false } = {}) {
+  const answer = await post("/api/tables", request);
+  saveTable(answer.table, {
+    game: answer.game || request.game, mode: answer.mode || request.mode, seats: answer.seats,
+    join_url: answer.join_url, watch_url: answer.watch_url, creator: true,
+  });
+  nav(`/t/${answer.table}`, { replace });
+  return answer;
+}
+
+/** /play/omi?level=easy&target=5: every parameter that is not a setting of the table is a rule. */
+export function requestFromQuery(game, search) {
+  const params = new URLSearchParams(search);
+  const request = { game, mode: "computer", rules: {} };
+  for (const [key, value] of params) {
+    if (key === "lang") continue;
+    if (META.has(key)) request[key] = ["bot_delay_ms", "grace_s", "seat"].includes(key) ? coerce(value) : value;
+    else request.rules[key] = coerce(value);
+  }
+  if (!request.level && request.mode === "computer") request.level = "medium";
+  if (!request.name && playerName()) request.name = playerName();
+  return request;
+}
+
+export function homePage(root, nav, topbar) {
+  const saved = (() => { try { return JSON.parse(localStorage.getItem("bistrot.home") || "{}"); } catch { return {}; } })();
+  const form = {
+    game: saved.game || "omi", mode: saved.mode || "computer", level: saved.level || "medium",
+    rules: saved.rules || { omi: {}, oti: {} }, names: saved.names || [], bots: saved.bots || {},
+  };
+  const remember = () => { try { localStorage.setItem("bistrot.home", JSON.stringify(form)); } catch { /* ignore */ } };
+
+  const option = (o) => {
+    const value = form.rules[form.game][o.name] ?? o.default;
+    const id = `opt-${o.name}`;
+    const set = (v) => { form.rules[form.game][o.name] = v; remember(); draw(); };
+    let input;
+    if (o.type === "bool") {
+      input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => set(e.target.checked) });
+      return h("div", { class: "field check" }, input, h("label", { for: id }, t(`opt.${o.name}`),
+        h("small", { class: "hint" }, t(`opt.${o.name}.help`))));
+    }
+    input = h("select", { id, onchange: (e) => set(coerce(e.target.value)) },
+      o.choices.map((c) => h("option", { value: c, selected: c === value }, optionValueText(o, c))));
+    return h("div", { class: "field" }, h("label", { for: id }, t(`opt.${o.name}`)), input,
+      h("small", { class: "hint" }, t(`opt.${o.name}.help`)));
+  };
+
+  const players = () => form.rules[form.game].players ?? OPTIONS[form.game].find((o) => o.name === "players").default;
+
+  function modeDetails() {
+    if (form.mode === "computer") {
+      return h("div", { class: "field" }, h("label", { for: "level" }, t("home.level")),
+        h("select", { id: "level", dataset: { testid: "level" }, onchange: (e) => { form.level = e.target.value; remember(); } },
+          LEVELS.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`)))));
+    }
+    if (form.mode === "friends") {
+      return h("div", {}, h("p", { class: "hint" }, t("home.friends_help")),
+        h("div", { class: "field" }, h("label", { for: "level" }, t("home.fill_level")),
+          h("select", { id: "level", onchange: (e) => { form.level = e.target.value; remember(); } },
+            LEVELS.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`))))));
+    }
+    const n = players();
+    const rows = [];
+    for (let seat = 0; seat < n; seat++) {
+      const kind = form.bots[seat] || "human";
+      rows.push(h("div", { class: "hotseat-row" },
+        h("label", { for: `name-${seat}`, class: "sr-only" }, t("home.player_name", { n: seat + 1 })),
+        h("input", { type: "text", id: `name-${seat}`, maxlength: "24", value: form.names[seat] || "",
+          placeholder: t("seat.player_n", { n: seat + 1 }), disabled: kind !== "human", dataset: { testid: `hotseat-name-${seat}` },
+          oninput: (e) => { form.names[seat] = e.target.value; remember(); } }),
+        h("select", { "aria-label": t("home.who_plays", { n: seat + 1 }), dataset: { testid: `hotseat-kind-${seat}` },
+          onchange: (e) => { if (e.target.value === "human") delete form.bots[seat]; else form.bots[seat] = e.target.value; remember(); draw(); } },
+        h("option", { value: "human", selected: kind === "human" }, t("home.human")),
+        LEVELS.map((l) => h("option", { value: l, selected: kind === l }, t("seat.computer", { level: t(`level.${l}`) }))))));
+    }
+    return h("div", {}, h("p", { class: "hint" }, t("home.hotseat_help")), rows);
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const button = root.querySelector("[data-action='create']");
+    button.disabled = true;
+    const name = root.querySelector("#your-name")?.value.trim() || "";
+    if (name) setPlayerName(name);
+    const rules = {};
+    for (const o of OPTIONS[form.game]) {
+      const v = form.rules[form.game][o.name];
+      if (v !== undefined && v !== o.default) rules[o.name] = v;
+    }
+    const request = { game: form.game, mode: form.mode, rules, level: form.level };
+    if (form.mode !== "hotseat" && name) request.name = name;
+    if (form.mode === "hotseat") {
+      const n = players();
+      const bots = {};
+      const names = [];
+      for (let seat = 0; seat < n; seat++) {
+        if (form.bots[seat]) bots[String(seat)] = form.bots[seat];
+        names.push(form.bots[seat] ? null : (form.names[seat] || "").trim() || null);
+      }
+      if (Object.keys(bots).length) request.bots = bots;
+      if (names.some(Boolean)) request.names = names;
+    }
+    try {
+      await createTable(request, nav);
+    } catch (error) {
+      button.disabled = false;
+      toast(error.message, "error", 6000);
+    }
+  }
+
+  function gameCard(game) {
+    const id = `game-${game}`;
+    return h("label", { class: ["choice-card", form.game === game && "chosen"], for: id },
+      h("input", { type: "radio", name: "game", id, value: game, checked: form.game === game,
+        onchange: () => { form.game = game; remember(); draw(); } }),
+      h("span", { class: "choice-art", "aria-hidden": "true" },
+        game === "omi" ? [suitEl("S"), suitEl("H")] : [suitEl("D"), suitEl("C")]),
+      h("span", { class: "choice-title" }, t(`game.${game}`)),
+      h("span", { class: "choice-text" }, t(`home.${game}_blurb`)),
+      h("a", { href: `/rules/${game}`, class: "choice-rules", onclick: (e) => { e.preventDefault(); nav(`/rules/${game}`); } },
+        t("home.read_rules")));
+  }
+
+  function draw() {
+    clear(root);
+    root.append(topbar(), h("section", { class: "page home" },
+      h("div", { class: "hero" },
+        h("h1", {}, t("home.title")),
+        h("p", { class: "lead" }, t("home.lead"))),
+      h("form", { class: "home-form", onsubmit: submit },
+        h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), gameCard("omi"), gameCard("oti")),
+        h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
+          h("div", { class: "segmented", role: "radiogroup" }, MODES.map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"] },
+            h("input", { type: "radio", name: "mode", value: mode, checked: form.mode === mode, dataset: { testid: `mode-${mode}` },
+              onchange: () => { form.mode = mode; remember(); draw(); } }),
+            t(`mode.${mode}`)))),
+          modeDetails(),
+          form.mode !== "hotseat" && h("div", { class: "field" }, h("label", { for: "your-name" }, t("home.your_name")),
+            h("input", { type: "text", id: "your-name", maxlength: "24", value: playerName(), autocomplete: "nickname",
+              placeholder: t("home.name_placeholder") }))),
+        h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
+          h("summary", {}, t("home.rules_options")),
+          h("div", { class: "options" }, OPTIONS[form.game].map(option))),
+        h("button", { type: "submit", class: "btn primary big", dataset: { action: "create" } },
+          form.mode === "friends" ? t("home.open_table") : t("home.play")))));
+  }
+  draw();
+  return { rerender: draw };
+}

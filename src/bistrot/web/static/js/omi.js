@@ -1,0 +1,194 @@
+// The Omi table: renders one seat's view (never more) and turns clicks into action texts.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardEl, cardBack, suitEl, SUITS, SUIT_SYMBOL } from "./cards.js";
+import { seatPlate } from "./seats.js";
+
+/** Where each seat sits on screen, seen from `me` (bottom), in the play direction. */
+export function omiPositions(view, me) {
+  const n = view.players;
+  const ccw = (view.rules?.direction || "counterclockwise") === "counterclockwise";
+  const spots = n === 4
+    ? (ccw ? ["bottom", "right", "top", "left"] : ["bottom", "left", "top", "right"])
+    : (ccw ? ["bottom", "right", "left"] : ["bottom", "left", "right"]);
+  const out = {};
+  for (let seat = 0; seat < n; seat++) out[seat] = spots[(seat - me + n) % n];
+  return out;
+}
+
+/** The name of a scoring side: a team (4 players) or a player (3). */
+export function sideName(view, side, ctx) {
+  if (view.players === 3) return ctx.name(side);
+  if (ctx.me !== null && ctx.me !== undefined && !ctx.neutral) {
+    return side === ctx.me % 2 ? t("omi.us") : t("omi.them");
+  }
+  return `${ctx.name(side)} & ${ctx.name(side + 2)}`;
+}
+
+function tokenPips(count, target) {
+  if (target > 12) return null;
+  const pips = [];
+  for (let i = 0; i < target; i++) pips.push(h("span", { class: ["token-pip", i < count && "on"] }));
+  return h("span", { class: "token-pips", "aria-hidden": "true" }, pips);
+}
+
+/** Trump, tokens, tricks and carry: always visible at the top of the table. */
+export function omiScore(view, ctx) {
+  const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
+  const mySide = ctx.me === null || ctx.me === undefined ? null : (view.players === 4 ? ctx.me % 2 : ctx.me);
+  const trump = view.trump
+    ? h("span", { class: "trump-show", dataset: { trump: view.trump } }, suitEl(view.trump, "big"),
+      h("span", { class: "sr-only" }, t(`suit.${view.trump}`)))
+    : h("span", { class: "trump-none" }, view.phase === "trump" ? t("omi.choosing") : "–");
+  return h("section", { class: "scoreboard", "aria-label": t("omi.score") },
+    h("div", { class: "score-trump", dataset: { testid: "trump" } }, h("span", { class: "label" }, t("omi.trump")), trump),
+    h("div", { class: "score-sides" },
+      sides.map((side) => h("div", { class: ["score-side", side === mySide && "mine"], dataset: { side } },
+        h("span", { class: "side-name" }, sideName(view, side, ctx)),
+        h("span", { class: "side-tokens", dataset: { testid: `tokens-${side}` },
+          "aria-label": t("omi.tokens_of", { n: view.tokens[side], target: view.rules.target }) },
+        h("strong", {}, String(view.tokens[side])), h("small", {}, ` / ${view.rules.target}`)),
+        tokenPips(view.tokens[side], view.rules.target),
+        h("span", { class: "side-tricks", dataset: { testid: `tricks-${side}` } },
+          t("omi.tricks_n", { n: view.tricks_won[side] }))))),
+    view.carry > 0 && h("div", { class: "score-carry", dataset: { testid: "carry" } },
+      t("omi.carry", { n: view.carry })),
+    h("div", { class: "score-hand" }, t("omi.hand_n", { n: view.hand_number })));
+}
+
+function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
+  const n = view.players;
+  return cards.map((card, i) => {
+    const seat = (leader + i) % n;
+    const pos = positions[seat];
+    const el = cardEl(card, {
+      extraClass: ["trick-card", `at-${pos}`, fresh.has(card) && "enter", winner === seat && "winning"].filter(Boolean).join(" "),
+      label: t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }),
+    });
+    el.style.zIndex = String(i + 1);
+    return el;
+  });
+}
+
+/** The whole Omi table for one view. ctx: {me, name(seat), seatInfo(seat), act(action), ...}. */
+export function renderOmi(view, ctx) {
+  const me = ctx.me ?? 0;
+  const positions = omiPositions(view, me);
+  const legal = new Set(ctx.hideHand ? [] : view.legal || []);
+  const canAct = legal.size > 0 && !ctx.busy;
+  const n = view.players;
+
+  // The other players, around the table.
+  const others = [];
+  for (let seat = 0; seat < n; seat++) {
+    if (seat === ctx.me) continue;
+    const count = view.hand_counts[seat];
+    const backs = [];
+    for (let i = 0; i < count; i++) backs.push(cardBack("mini"));
+    others.push(h("div", { class: ["seat", `seat-${positions[seat]}`, view.to_move === seat && "to-move"],
+      dataset: { seat } },
+    seatPlate(view, seat, ctx, {
+      badges: [
+        view.dealer === seat && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
+        view.chooser === seat && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+        view.players === 4 && ctx.me !== null && ctx.me !== undefined && seat === (ctx.me + 2) % 4
+          && h("span", { class: "badge partner" }, t("omi.partner")),
+      ],
+    }),
+    h("div", { class: "backs", "aria-label": t("seat.cards_n", { n: count }), role: "img" }, backs)));
+  }
+
+  // The trick in the middle: the current one, or the one just completed (held for a moment).
+  const showing = ctx.heldTrick || (view.trick.length ? {
+    cards: view.trick.map((p) => p.card), leader: view.trick[0].seat, winner: null,
+  } : null);
+  const centre = h("div", { class: "trick", dataset: { testid: "trick" }, "aria-label": t("omi.trick"), role: "group" },
+    showing ? trickCards(view, positions, showing, ctx, ctx.fresh || new Set()) : null,
+    ctx.heldTrick && h("div", { class: "trick-winner" }, t("omi.takes_trick", { name: ctx.name(ctx.heldTrick.winner) })));
+
+  // Choosing trump (only the chooser has these actions, and only their first four cards).
+  let prompt = null;
+  const trumpChoices = [...legal].filter((a) => a.startsWith("trump "));
+  if (trumpChoices.length) {
+    prompt = h("div", { class: "prompt trump-choice", role: "group", "aria-label": t("omi.choose_trump") },
+      h("p", {}, t("omi.choose_trump")),
+      h("div", { class: "suit-buttons" }, SUITS.map((suit) => h("button", {
+        type: "button", class: ["suit-button", suit === "H" || suit === "D" ? "red" : "black"],
+        dataset: { suit }, disabled: !canAct || !legal.has(`trump ${suit}`),
+        "aria-label": t(`suit.${suit}`), title: `${t(`suit.${suit}`)} (${suit})`,
+        onclick: () => ctx.act(`trump ${suit}`),
+      }, SUIT_SYMBOL[suit], h("span", { class: "suit-button-name" }, t(`suit.${suit}`))))));
+  } else if (view.phase === "trump" && !ctx.hideHand) {
+    prompt = h("div", { class: "prompt waiting" }, t("omi.is_choosing", { name: ctx.name(view.chooser) }));
+  }
+
+  // Your hand: buttons, enabled only for legal plays.
+  const hand = ctx.me === null || ctx.me === undefined || ctx.hideHand ? [] : view.hand;
+  const handEl = h("div", { class: ["hand", `cards-${hand.length}`, canAct && "my-turn"], role: "group", "aria-label": t("omi.your_hand"),
+    dataset: { testid: "hand" } },
+  hand.map((card) => cardEl(card, {
+    button: true, enabled: canAct && legal.has(`play ${card}`),
+    extraClass: legal.has(`play ${card}`) ? "legal" : null,
+    label: ctx.cardName(card),
+    onClick: () => ctx.act(`play ${card}`),
+  })));
+
+  const actions = h("div", { class: "table-actions" },
+    legal.has("kapothi") && h("button", { type: "button", class: "btn gold", dataset: { action: "kapothi" },
+      disabled: !canAct, onclick: () => ctx.act("kapothi") }, t("omi.kapothi")),
+    view.kapothi_announced !== null && view.kapothi_announced !== undefined
+      && h("span", { class: "badge kapothi-on" }, t("omi.kapothi_announced", { side: sideName(view, view.kapothi_announced, ctx) })));
+
+  const mine = ctx.me === null || ctx.me === undefined ? null
+    : h("div", { class: ["seat", "seat-bottom", "me", view.to_move === ctx.me && "to-move"], dataset: { seat: ctx.me } },
+      seatPlate(view, ctx.me, ctx, {
+        badges: [
+          view.dealer === ctx.me && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
+          view.chooser === ctx.me && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+        ],
+      }));
+
+  return h("div", { class: ["felt", "omi", `players-${n}`], dataset: { phase: view.phase } },
+    others,
+    h("div", { class: "centre" }, centre, prompt),
+    h("div", { class: "bottom" }, mine, actions, handEl));
+}
+
+/** Plain words for one finished hand, from the view's `results` entry. */
+export function describeResult(view, result, ctx) {
+  if (result.side === null || result.side === undefined) {
+    return t("omi.result_tie", { carry: result.carry });
+  }
+  const who = sideName(view, result.side, ctx);
+  const key = result.kapothi ? "omi.result_kapothi" : "omi.result_win";
+  return t(key, { side: who, n: result.tokens, tricks: result.tricks[result.side] });
+}
+
+/** The last trick, on demand. */
+export function lastTrickPanel(view, ctx) {
+  const last = view.last_trick;
+  if (!last) return h("p", {}, t("omi.no_last_trick"));
+  const n = view.players;
+  return h("div", { class: "last-trick" },
+    h("div", { class: "last-trick-cards" }, last.cards.map((card, i) => {
+      const seat = (last.leader + i) % n;
+      return h("figure", { class: ["last-card", seat === last.winner && "winner"] },
+        cardEl(card, { label: t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }) }),
+        h("figcaption", {}, ctx.name(seat)));
+    })),
+    h("p", {}, t("omi.took_trick", { name: ctx.name(last.winner) })));
+}
+
+/** The hands played so far, as a table. */
+export function resultsTable(view, ctx) {
+  const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
+  return h("table", { class: "results" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("omi.hand")), h("th", {}, t("omi.trump")),
+      sides.map((s) => h("th", {}, sideName(view, s, ctx))), h("th", {}, t("omi.tokens")))),
+    h("tbody", {}, (view.results || []).map((r) => h("tr", {},
+      h("td", {}, String(r.hand)),
+      h("td", {}, suitEl(r.trump), h("span", { class: "sr-only" }, t(`suit.${r.trump}`))),
+      sides.map((s) => h("td", { class: r.side === s ? "won" : "" }, String(r.tricks[s]))),
+      h("td", {}, r.side === null || r.side === undefined ? t("omi.carried", { n: r.carry })
+        : `${sideName(view, r.side, ctx)} +${r.tokens}${r.kapothi ? " ★" : ""}`)))));
+}

@@ -1,0 +1,39 @@
+// QR codes drawn locally by the vendored qrcode-generator (MIT), as inline SVG.
+import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
+import { h, svg } from "./dom.js";
+import { t } from "./i18n.js";
+import { toast } from "./dom.js";
+
+export function qrSvg(text, label) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const el = svg(qr.createSvgTag({ cellSize: 4, margin: 4, scalable: true }));
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", label || text);
+  el.classList.add("qr");
+  return el;
+}
+
+/** A share box: the link as text, a copy button, and its QR code. */
+export function shareBox(url, { title, testId } = {}) {
+  const input = h("input", { class: "share-link", type: "text", readonly: true, value: url,
+    "aria-label": title || t("share.link"), dataset: { testid: testId || "share-link" },
+    onfocus: (e) => e.target.select() });
+  const copy = h("button", {
+    type: "button", class: "btn small",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        toast(t("share.copied"));
+      } catch {
+        input.select();
+        toast(t("share.copy_manually"));
+      }
+    },
+  }, t("share.copy"));
+  return h("div", { class: "share" },
+    title && h("p", { class: "share-title" }, title),
+    h("div", { class: "share-row" }, input, copy),
+    h("div", { class: "qr-box" }, qrSvg(url, t("share.qr_label"))));
+}

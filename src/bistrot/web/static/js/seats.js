@@ -1,0 +1,29 @@
+// A player's name plate: name, computer level, connected / away / replaced by a computer.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function seatStatus(info) {
+  if (!info) return { key: "unknown", text: "" };
+  if (info.kind === "computer") return { key: "computer", text: t("seat.computer", { level: t(`level.${info.level || "medium"}`) }) };
+  if (info.kind === "open") return { key: "open", text: t("seat.open") };
+  if (info.away) return { key: "away", text: t("seat.replaced", { level: t(`level.${info.level || "medium"}`) }) };
+  if (!info.connected) return { key: "offline", text: t("seat.offline") };
+  return { key: "online", text: t("seat.online") };
+}
+
+const ROBOT = "🤖";
+
+export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
+  const info = ctx.seatInfo(seat);
+  const status = seatStatus(info);
+  const name = ctx.name(seat);
+  const turn = view.to_move === seat;
+  return h("div", { class: ["plate", `status-${status.key}`, turn && "turn"], dataset: { testid: `plate-${seat}`, status: status.key },
+    "aria-label": `${name}. ${status.text}${turn ? ". " + t("seat.to_play") : ""}` },
+  h("span", { class: "avatar", "aria-hidden": "true" },
+    status.key === "computer" || status.key === "away" ? ROBOT : (name || "?").trim().charAt(0).toUpperCase()),
+  h("span", { class: "plate-text" },
+    h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
+    h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text),
+    extra));
+}

@@ -1,0 +1,43 @@
+// What this browser holds for each table: its seat tokens (or watch key), kept in localStorage
+// under the table id. The tokens never go into a page URL.
+const PREFIX = "bistrot.table.";
+
+export function loadTable(id) {
+  try {
+    const raw = localStorage.getItem(PREFIX + id);
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveTable(id, data) {
+  try {
+    localStorage.setItem(PREFIX + id, JSON.stringify({ ...data, saved: Date.now() }));
+  } catch { /* private mode: the table works until the page is closed */ }
+  memory[id] = data;
+}
+
+const memory = {};
+export const tableInMemory = (id) => memory[id] || null;
+
+export function playerName() {
+  try { return localStorage.getItem("bistrot.name") || ""; } catch { return ""; }
+}
+
+export function setPlayerName(name) {
+  try { localStorage.setItem("bistrot.name", name); } catch { /* ignore */ }
+}
+
+/** Keep the storage small: forget tables older than a month. */
+export function pruneTables(maxAgeMs = 30 * 24 * 3600 * 1000) {
+  try {
+    const now = Date.now();
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith(PREFIX)) continue;
+      const data = JSON.parse(localStorage.getItem(key) || "{}");
+      if (!data.saved || now - data.saved > maxAgeMs) localStorage.removeItem(key);
+    }
+  } catch { /* ignore */ }
+}

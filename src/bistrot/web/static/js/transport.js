@@ -1,0 +1,127 @@
+// The page talks to a table through a Transport: an object with
+//
+//   send(msg)        -> true when handed to the connection, false when it is down
+//   onMessage(cb)    cb(msg) for every server message ({type: "state"|"ack"|"reject"|...})
+//   onStatus(cb)     cb(status, detail) with status "connecting" | "open" | "reconnecting" | "closed"
+//   close()          stop for good
+//   lastSeq          the highest event seq seen (sent back as `since` when reconnecting)
+//
+// Only this file knows about WebSockets. An offline transport (the same Python engine in a Web
+// Worker under Pyodide) can implement the same five members and the rest of the page will not
+// notice: see docs/web.md.
+
+const PING_MS = 20000;
+const SILENCE_MS = 45000;
+
+export function webSocketTransport({ table, token = null, since = null, path = "/ws" }) {
+  const messageCbs = new Set();
+  const statusCbs = new Set();
+  let ws = null;
+  let closed = false;
+  let attempt = 0;
+  let lastSeq = since;
+  let pingTimer = null;
+  let retryTimer = null;
+  let lastHeard = Date.now();
+  let everOpened = false;
+
+  const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
+
+  function url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const params = new URLSearchParams();
+    if (token) params.set("token", token);
+    if (lastSeq !== null && lastSeq !== undefined) params.set("since", String(lastSeq));
+    const query = params.toString();
+    return `${proto}//${location.host}${path}/${encodeURIComponent(table)}${query ? "?" + query : ""}`;
+  }
+
+  function connect() {
+    if (closed) return;
+    emitStatus(everOpened ? "reconnecting" : "connecting", { attempt });
+    let socket;
+    try {
+      socket = new WebSocket(url());
+    } catch {
+      scheduleRetry();
+      return;
+    }
+    ws = socket;
+    socket.onopen = () => {
+      attempt = 0;
+      everOpened = true;
+      lastHeard = Date.now();
+      emitStatus("open");
+      clearInterval(pingTimer);
+      pingTimer = setInterval(() => {
+        if (Date.now() - lastHeard > SILENCE_MS) {
+          socket.close(4000, "silent");  // the network died quietly: start over
+          return;
+        }
+        send({ type: "ping" });
+      }, PING_MS);
+    };
+    socket.onmessage = (event) => {
+      lastHeard = Date.now();
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (typeof msg.seq === "number" && (lastSeq === null || msg.seq > lastSeq) && msg.type !== "ack") {
+        lastSeq = msg.seq;
+      }
+      for (const cb of messageCbs) cb(msg);
+    };
+    socket.onclose = (event) => {
+      clearInterval(pingTimer);
+      if (ws === socket) ws = null;
+      if (closed) return;
+      // 4xxx closes with a reason are the server refusing us for good (bad token, no table).
+      if (event.code >= 4400 && event.code < 4500) {
+        closed = true;
+        emitStatus("closed", { code: event.code, reason: event.reason });
+        return;
+      }
+      scheduleRetry();
+    };
+    socket.onerror = () => { /* onclose follows */ };
+  }
+
+  function scheduleRetry() {
+    if (closed) return;
+    attempt += 1;
+    const delay = Math.min(5000, 250 * 2 ** Math.min(attempt, 5)) * (0.8 + Math.random() * 0.4);
+    emitStatus("reconnecting", { attempt, delay });
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  function send(msg) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  const onOnline = () => {
+    if (!closed && (!ws || ws.readyState > WebSocket.OPEN)) {
+      clearTimeout(retryTimer);
+      connect();
+    }
+  };
+  window.addEventListener("online", onOnline);
+
+  connect();
+
+  return {
+    send,
+    onMessage: (cb) => messageCbs.add(cb),
+    onStatus: (cb) => statusCbs.add(cb),
+    get lastSeq() { return lastSeq; },
+    close() {
+      closed = true;
+      clearInterval(pingTimer);
+      clearTimeout(retryTimer);
+      window.removeEventListener("online", onOnline);
+      if (ws) ws.close(1000, "bye");
+      emitStatus("closed", {});
+    },
+  };
+}
