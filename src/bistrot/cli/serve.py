@@ -1,0 +1,61 @@
+"""``bistrot serve``: the card room server, on uvicorn, storing everything in SQLite."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``serve``."""
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the card room server (open the printed address in a browser)",
+        description="Run the card room: Omi and Oti tables in the browser, stored in a SQLite file.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)"
+    )
+    serve.add_argument(
+        "--db", default=None, help="SQLite database file, created on first run (default bistrot.db)"
+    )
+    serve.add_argument(
+        "--bot-delay-ms", type=int, default=None, help="default pause before each computer move"
+    )
+    serve.add_argument(
+        "--grace-s", type=float, default=None, help="default seconds a dropped player keeps the seat"
+    )
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import logging
+
+    from pydantic import ValidationError
+
+    from bistrot.server import Settings, create_app
+    from bistrot.server.runner import address, bind, uvicorn_server
+
+    overrides = {
+        "db": args.db,
+        "bot_delay_ms": args.bot_delay_ms,
+        "grace_s": args.grace_s,
+    }
+    try:
+        settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as err:
+        raise SystemExit(f"bistrot serve: {err}") from None
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as err:
+        raise SystemExit(f"bistrot serve: cannot listen on {args.host}:{args.port}: {err.strerror}") from None
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    db = Path(settings.db).resolve()
+    print(f"bistrot card room: open {address(sock)} (database {db})", flush=True)
+    server = uvicorn_server(create_app(settings), settings, log_level=args.log_level)
+    server.run(sockets=[sock])
+    return 0

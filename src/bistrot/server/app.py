@@ -1,0 +1,193 @@
+"""The ASGI application: ``create_app(settings)`` builds it, with no global state.
+
+>>> app = create_app(Settings(db="unused.db"))  # nothing is opened before the app starts
+>>> sorted(route.path for route in app.routes if route.path.startswith("/api/tables"))
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/challenge', \
+'/api/tables/{table_id}/join', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/start']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from bistrot import __version__
+from bistrot.server.botrunner import BotRunner
+from bistrot.server.connection import WsConnection
+from bistrot.server.fanout import FanOut, InProcessFanOut
+from bistrot.server.middleware import AccessLog, BodyLimit, redact_uvicorn_logs
+from bistrot.server.protocol import (
+    ApiError,
+    ChallengeInfo,
+    ChallengeLink,
+    CreatedTable,
+    CreateTable,
+    ErrorBody,
+    Health,
+    Joined,
+    JoinTable,
+    PlayChallenge,
+    Rematch,
+    SeatAuth,
+    TableInfo,
+)
+from bistrot.server.room import Room
+from bistrot.server.settings import Settings
+from bistrot.server.sqlite import SQLiteStorage
+from bistrot.server.storage import Storage
+
+PAGE_ROUTES = ("/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}")
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (403, 404, 409, 413, 422)}
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    storage: Storage | None = None,
+    fanout: FanOut | None = None,
+    bot_runner: BotRunner | None = None,
+) -> FastAPI:
+    """The card room as an ASGI app; the parts may be replaced (another store, another fan-out)."""
+    settings = settings or Settings()
+    room = Room(
+        settings,
+        storage or SQLiteStorage(settings.db, settings.sqlite_synchronous),
+        fanout or InProcessFanOut(),
+        bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        redact_uvicorn_logs()
+        await room.start()
+        try:
+            yield
+        finally:
+            await room.stop()
+
+    app = FastAPI(
+        title="bistrot",
+        version=__version__,
+        description="The bistrot card room: Omi and Oti tables. The WebSocket protocol: docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.room = room
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
+    app.add_middleware(AccessLog)
+    _add_error_handlers(app)
+    _add_api(app, room)
+    _add_pages(app, settings)
+
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await WsConnection(websocket, settings).serve(room, table_id)
+
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, err: RequestValidationError) -> JSONResponse:
+        errors = err.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return JSONResponse(
+                {"code": "bad_json", "message": "the request body is not JSON"}, status_code=422
+            )
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        detail = [{k: e.get(k) for k in ("loc", "msg", "type")} for e in errors]
+        return JSONResponse(
+            {"code": "bad_request", "message": f"{where}: {first.get('msg', 'invalid')}", "detail": detail},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
+        return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
+
+
+def _add_api(app: FastAPI, room: Room) -> None:
+    @app.get("/healthz", response_model=Health, tags=["server"])
+    async def healthz() -> dict[str, Any]:
+        """Whether the server is up, and how many tables it holds in memory."""
+        return {"ok": True, "tables": len(room.tables)}
+
+    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
+    async def open_table(body: CreateTable) -> dict[str, Any]:
+        """Open a table against the computer, for friends, or for a hot seat."""
+        return await room.create(body)
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
+    async def table_info(table_id: str) -> dict[str, Any]:
+        """Public facts of a table (no secret, no card)."""
+        return (await room.require(table_id)).public_info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
+    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
+        """Take the next free seat of a friends table."""
+        return await room.join(table_id, body.invite, body.name)
+
+    @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=ERRORS, tags=["tables"])
+    async def start(table_id: str, body: SeatAuth) -> dict[str, Any]:
+        """The creator starts a friends table now; computer players take the free seats."""
+        return await room.start_table(table_id, body.token)
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=Rematch, responses=ERRORS, tags=["tables"])
+    async def rematch(table_id: str, body: SeatAuth) -> dict[str, Any]:
+        """The same table again with a new deal; everyone keeps their token."""
+        return await room.rematch(table_id, body.token)
+
+    @app.post(
+        "/api/tables/{table_id}/challenge",
+        response_model=ChallengeLink,
+        responses=ERRORS,
+        tags=["challenges"],
+    )
+    async def challenge(table_id: str, body: SeatAuth) -> dict[str, Any]:
+        """A challenge link on this deal, from this seat."""
+        return await room.challenge(table_id, body.token)
+
+    @app.get(
+        "/api/challenges/{challenge_id}", response_model=ChallengeInfo, responses=ERRORS, tags=["challenges"]
+    )
+    async def challenge_info(challenge_id: str) -> dict[str, Any]:
+        """The challenge and everybody's results, side by side."""
+        return await room.challenge_info(challenge_id)
+
+    @app.post(
+        "/api/challenges/{challenge_id}/play",
+        status_code=201,
+        response_model=CreatedTable,
+        responses=ERRORS,
+        tags=["challenges"],
+    )
+    async def play_challenge(challenge_id: str, body: PlayChallenge) -> dict[str, Any]:
+        """Open a table on the challenge's deal for the caller."""
+        return await room.play_challenge(challenge_id, body.name)
+
+
+def _add_pages(app: FastAPI, settings: Settings) -> None:
+    static = settings.static_dir
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+
+    async def page() -> Any:
+        index = static / "index.html"
+        if not index.is_file():
+            raise ApiError(404, "no_page", "the page is not installed with this server")
+        return FileResponse(index, media_type="text/html")
+
+    for route in PAGE_ROUTES:
+        app.add_api_route(route, page, methods=["GET"], include_in_schema=False)

@@ -1,0 +1,85 @@
+"""Computer moves, computed away from the event loop.
+
+Each move builds a fresh bot of the wanted level seeded for that very move (the table actor
+derives the seed from the table's seed, the seat and the seq), so a replayed or recovered game
+gets the same computer play.  The work runs in a process pool, so a slow (hard) bot holds no
+lock the server needs; a thread pool is the lighter option for tests and small machines.
+
+>>> from bistrot.omi import OmiGame, OmiRules
+>>> game = OmiGame.new(OmiRules(), seed=1)
+>>> choose("omi", "easy", 7, game.view(game.to_move)) in game.legal_actions()
+True
+>>> fallback_level("omi", "medium") in ("easy", "medium")
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bistrot import bots
+
+
+def choose(game: str, level: str, seed: int, view: dict[str, Any]) -> str:
+    """The action a new ``level`` bot seeded with ``seed`` takes from ``view``."""
+    return bots.make_bot(game, level, seed=seed).act(view)
+
+
+def fallback_level(game: str, wanted: str) -> str:
+    """``wanted`` if that bot exists for ``game``, else the strongest weaker one, else the easiest."""
+    levels = bots.available(game)
+    if not levels:
+        raise ValueError(f"there is no computer player for {game!r}")
+    if wanted in levels:
+        return wanted
+    rank = bots.LEVELS.index(wanted) if wanted in bots.LEVELS else len(bots.LEVELS)
+    weaker = [lv for lv in levels if bots.LEVELS.index(lv) < rank]
+    return weaker[-1] if weaker else levels[0]
+
+
+def _warm() -> None:
+    import bistrot.omi  # noqa: F401  (load the engines before the first real move)
+
+
+class BotRunner:
+    """A pool of workers computing computer moves; ``kind`` is ``process`` or ``thread``."""
+
+    def __init__(self, kind: str = "process", workers: int = 1) -> None:
+        if kind not in ("process", "thread"):
+            raise ValueError(f"bot executor must be 'process' or 'thread', not {kind!r}")
+        self.kind = kind
+        self.workers = workers
+        self._executor: Executor | None = None
+
+    def start(self) -> None:
+        """Create the pool and start its workers."""
+        if self.kind == "process":
+            context = multiprocessing.get_context("spawn")  # safe beside the server's threads
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            for _ in range(self.workers):
+                self._executor.submit(_warm)
+        else:
+            self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bistrot-bot")
+
+    async def choose(self, game: str, level: str, seed: int, view: dict[str, Any]) -> str:
+        """The bot's action, computed in the pool; a crashed pool is replaced once."""
+        loop = asyncio.get_running_loop()
+        if self._executor is None:
+            raise RuntimeError("the bot runner is not started")
+        try:
+            return await loop.run_in_executor(self._executor, choose, game, level, seed, view)
+        except BrokenProcessPool:
+            self.close()
+            self.start()
+            assert self._executor is not None
+            return await loop.run_in_executor(self._executor, choose, game, level, seed, view)
+
+    def close(self) -> None:
+        """Stop the workers; moves in flight are dropped."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

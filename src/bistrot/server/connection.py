@@ -1,0 +1,198 @@
+"""One WebSocket connection: who it is, what it may send, and the queue of what it is sent.
+
+Incoming messages pass, in order: the size cap (``too_large``), the token bucket
+(``rate_limited``; too many of those and the connection is closed as abusive), the parser
+(``bad_json``, ``bad_message``, ``unknown_type``, ``bad_id``), then the connection's rights
+(``spectator``, ``not_your_seat``) before an action reaches the table's actor.  Outgoing
+messages wait in a queue drained by one sender task, so the table never waits for a slow
+client; a client that falls too far behind is disconnected and resyncs with ``since``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from bistrot.server.protocol import ApiError, BadMessage, dumps, parse_client_message, peek_id, pong, reject
+from bistrot.server.ratelimit import TokenBucket
+from bistrot.server.room import Room
+from bistrot.server.settings import Settings
+from bistrot.server.table import SPECTATOR, Table
+
+log = logging.getLogger("bistrot.server.connection")
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_TOO_SLOW = 4408
+CLOSE_ABUSE = 1008
+
+
+class WsConnection:
+    """See the module docstring."""
+
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        self.ws = websocket
+        self.settings = settings
+        self.bucket = TokenBucket(settings.rate_burst, settings.rate_per_s)
+        self.strikes = 0
+        self.closing = False
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ sending
+
+    def deliver(self, text: str) -> None:
+        """Queue a text for the client (the fan-out calls this)."""
+        if self.closing:
+            return
+        if self._queue.qsize() >= self.settings.send_queue_limit:
+            self.close(CLOSE_TOO_SLOW, "too slow: reconnect with since")
+            return
+        self._queue.put_nowait(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for the client."""
+        self.deliver(dumps(message))
+
+    async def _send_loop(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                await self.ws.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the client is gone; the reader will see it
+            self.closing = True
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection (abuse, or a client too slow to keep up)."""
+        if self.closing:
+            return
+        self.closing = True
+        log.info("closing a connection: %s", reason)
+        self._closer = asyncio.create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
+
+    # ------------------------------------------------------------------ the whole life
+
+    async def serve(self, room: Room, table_id: str) -> None:
+        """Accept, identify, bring up to date, then read messages until the client leaves."""
+        ws = self.ws
+        await ws.accept()
+        token = ws.query_params.get("token")
+        table = await room.get(table_id)
+        if table is None:
+            await self._refuse("unknown_table", "there is no table with this id", CLOSE_UNKNOWN_TABLE)
+            return
+        if not token:
+            await self._refuse(
+                "missing_token", "connect with ?token=<your seat token or the watch key>", CLOSE_UNAUTHORIZED
+            )
+            return
+        who = table.identify(token)
+        if who is None:
+            await self._refuse(
+                "bad_token",
+                "this token holds no seat at this table and is not its watch key",
+                CLOSE_UNAUTHORIZED,
+            )
+            return
+        since: int | None = None
+        since_text = ws.query_params.get("since")
+        if since_text is not None:
+            if since_text.isdigit() and len(since_text) < 10:
+                since = int(since_text)
+            else:
+                self.send(
+                    reject(
+                        None, "bad_since", "since is the last seq seen, a whole number; sending a fresh state"
+                    )
+                )
+        self._sender = asyncio.create_task(self._send_loop())
+        try:
+            await table.connect(self, who, since)
+        except ApiError as err:
+            self.send(reject(None, err.code, err.message))
+            await self._finish()
+            return
+        try:
+            await self._read_loop(table, who)
+        finally:
+            with contextlib.suppress(ApiError):
+                await table.disconnect(self, who)
+            await self._finish()
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(dumps(reject(None, code, message)))
+            await self.ws.close(close_code, code)
+
+    async def _finish(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+
+    async def _read_loop(self, table: Table, who: int | str) -> None:
+        while not self.closing:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                try:
+                    text = (message.get("bytes") or b"").decode()
+                except UnicodeDecodeError:
+                    self.send(reject(None, "bad_message", "messages are UTF-8 JSON text"))
+                    continue
+            await self._handle(text, table, who)
+
+    async def _handle(self, text: str, table: Table, who: int | str) -> None:
+        cap = self.settings.max_message_bytes
+        if len(text) > cap or len(text.encode()) > cap:
+            self.send(reject(None, "too_large", f"a message is at most {cap} bytes"))
+            return
+        if not self.bucket.take():
+            self.strikes += 1
+            if self.strikes >= self.settings.abuse_strikes:
+                self.close(CLOSE_ABUSE, "abuse: too many messages over the rate limit")
+                return
+            self.send(
+                reject(
+                    peek_id(text),
+                    "rate_limited",
+                    f"slow down: at most {self.settings.rate_per_s:g} messages a second",
+                )
+            )
+            return
+        try:
+            msg = parse_client_message(text)
+        except BadMessage as err:
+            self.send(reject(err.id, err.code, err.message))
+            return
+        try:
+            if msg.type == "ping":
+                self.send(pong(msg.id, table.seq))
+            elif msg.type == "sync":
+                await table.sync(self, who)
+            elif who == SPECTATOR:
+                self.send(reject(msg.id, "spectator", "spectators watch; they cannot act"))
+            elif msg.seat is not None and msg.seat != who:
+                self.send(
+                    reject(msg.id, "not_your_seat", f"this connection holds seat {who}, not seat {msg.seat}")
+                )
+            else:
+                assert isinstance(who, int) and msg.key is not None and msg.action is not None
+                await table.act(who, msg.key, msg.id, msg.action, self.send)
+        except ApiError as err:
+            self.send(reject(msg.id, err.code, err.message))

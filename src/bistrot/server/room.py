@@ -1,0 +1,367 @@
+"""The room: every table of this server, opened, found, recovered and retired here.
+
+On start the room rebuilds every unfinished table from the store (replaying its events) and
+starts its actor, which resumes computer seats and starts the grace period of every player
+(nobody is connected after a restart).  Finished tables leave memory when nobody has watched
+them for a while and are loaded back from the store when someone asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from bistrot import bots, dealcode
+from bistrot.server.botrunner import BotRunner, fallback_level
+from bistrot.server.fanout import FanOut
+from bistrot.server.games import get_game
+from bistrot.server.protocol import ApiError, CreateTable
+from bistrot.server.settings import Settings
+from bistrot.server.storage import (
+    ChallengeRecord,
+    SeatRecord,
+    Storage,
+    StoredTable,
+    TableRecord,
+    new_secret,
+    secret_hash,
+)
+from bistrot.server.table import (
+    COMPUTER,
+    HUMAN,
+    OPEN,
+    OVER,
+    PLAYING,
+    REPLACEMENT_LEVEL,
+    WAITING,
+    Services,
+    Table,
+)
+
+log = logging.getLogger("bistrot.server.room")
+
+EVICT_EVERY_S = 30.0
+
+
+class Room:
+    """All tables of one server; see the module docstring."""
+
+    def __init__(self, settings: Settings, storage: Storage, fanout: FanOut, bot_runner: BotRunner) -> None:
+        self.settings = settings
+        self.services = Services(settings, storage, fanout, bot_runner)
+        self.storage = storage
+        self.fanout = fanout
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._evictor: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Open the store, start the computer players, recover every unfinished table."""
+        await self.storage.start()
+        self.services.bots.start()
+        ids = await self.storage.unfinished()
+        for table_id in ids:
+            stored = await self.storage.load_table(table_id)
+            if stored is None:
+                continue
+            try:
+                self._open(stored)
+            except Exception:
+                log.exception("table %s could not be rebuilt from its events", table_id[:6])
+        if ids:
+            log.info("recovered %d unfinished tables", len(self.tables))
+        self._evictor = asyncio.create_task(self._evict_loop())
+
+    async def stop(self) -> None:
+        """Stop every actor, the computer players and the store."""
+        if self._evictor is not None:
+            self._evictor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._evictor
+        await asyncio.gather(*(t.stop() for t in self.tables.values()))
+        self.tables.clear()
+        self.services.bots.close()
+        await self.storage.close()
+
+    def _open(self, stored: StoredTable) -> Table:
+        table = Table(self.services, stored)
+        table.start()
+        self.tables[table.id] = table
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table, from memory or loaded back from the store; None if there is none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if len(table_id) > 64:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            stored = await self.storage.load_table(table_id)
+            table = None if stored is None else self._open(stored)
+            future.set_result(table)
+            return table
+        except Exception as err:
+            future.set_exception(err)
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def require(self, table_id: str) -> Table:
+        """The table, or ApiError ``unknown_table``."""
+        table = await self.get(table_id)
+        if table is None:
+            raise ApiError(404, "unknown_table", "there is no table with this id")
+        return table
+
+    async def _evict_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(EVICT_EVERY_S, max(self.settings.evict_after_s, 0.05)))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if (
+                    table.record.status == OVER
+                    and self.fanout.count(table.id) == 0
+                    and now - table.idle_since >= self.settings.evict_after_s
+                ):
+                    del self.tables[table.id]
+                    await table.stop()
+
+    # ------------------------------------------------------------------ opening tables
+
+    async def create(
+        self, req: CreateTable, challenge: ChallengeRecord | None = None, seed: int | None = None
+    ) -> dict[str, Any]:
+        """Open a table as ``POST /api/tables`` asks; returns the answer's body."""
+        try:
+            spec = get_game(req.game)
+        except ValueError as err:
+            raise ApiError(422, "unknown_game", str(err)) from None
+        try:
+            rules = spec.rules_from_dict(req.rules)
+        except ValueError as err:
+            raise ApiError(422, "bad_rules", str(err)) from None
+        players = spec.players(rules)
+        if seed is None:
+            try:
+                seed = dealcode.seed_from(req.seed)
+            except ValueError as err:
+                raise ApiError(422, "bad_seed", str(err)) from None
+        levels = bots.available(req.game)
+        if not levels:
+            raise ApiError(422, "bad_level", f"there is no computer player for {req.game} yet")
+        for level in [req.level, *req.bots.values()]:
+            if level is not None and level not in levels:
+                raise ApiError(
+                    422,
+                    "bad_level",
+                    f"there is no {level} computer player for {req.game}; levels: {', '.join(levels)}",
+                )
+        default_level = req.level or fallback_level(req.game, REPLACEMENT_LEVEL)
+        for seat in req.bots:
+            if not 0 <= seat < players:
+                raise ApiError(422, "bad_seat", f"seats are numbered 0 to {players - 1}, not {seat}")
+        if req.mode == "computer":
+            human = req.seat
+            if not 0 <= human < players:
+                raise ApiError(422, "bad_seat", f"seats are numbered 0 to {players - 1}, not {human}")
+            if human in req.bots:
+                raise ApiError(422, "bad_seat", f"seat {human} is your seat, it cannot be a computer player")
+            kinds = {s: COMPUTER for s in range(players) if s != human} | {human: HUMAN}
+        elif req.mode == "friends":
+            if 0 in req.bots:
+                raise ApiError(422, "bad_seat", "seat 0 is the creator's seat at a friends table")
+            kinds = {s: COMPUTER if s in req.bots else OPEN for s in range(players)} | {0: HUMAN}
+        else:
+            kinds = {s: COMPUTER if s in req.bots else HUMAN for s in range(players)}
+            if HUMAN not in kinds.values():
+                raise ApiError(422, "bad_seat", "a hot-seat table needs at least one human seat")
+
+        tokens: dict[int, str] = {}
+        seats = []
+        for seat in range(players):
+            kind = kinds[seat]
+            if kind == HUMAN:
+                tokens[seat] = new_secret()
+                first = seat == min(s for s, k in kinds.items() if k == HUMAN)
+                seats.append(
+                    SeatRecord(seat, HUMAN, None, secret_hash(tokens[seat]), req.name if first else None)
+                )
+            elif kind == COMPUTER:
+                seats.append(SeatRecord(seat, COMPUTER, req.bots.get(seat, default_level)))
+            else:
+                seats.append(SeatRecord(seat, OPEN))
+        invite = new_secret() if req.mode == "friends" else None
+        watch = new_secret()
+        record = TableRecord(
+            id=new_secret(),
+            game=req.game,
+            mode=req.mode,
+            rules=rules.to_dict(),
+            seed=seed,
+            level=default_level,
+            bot_delay_ms=self.settings.bot_delay_ms if req.bot_delay_ms is None else req.bot_delay_ms,
+            grace_s=self.settings.grace_s if req.grace_s is None else req.grace_s,
+            status=WAITING if OPEN in kinds.values() else PLAYING,
+            invite_hash=None if invite is None else secret_hash(invite),
+            watch_hash=secret_hash(watch),
+            created_at=time.time(),
+            challenge=None if challenge is None else challenge.id,
+        )
+        await self.storage.create_table(record, seats)
+        self._open(StoredTable(record, seats, []))
+        return {
+            "table": record.id,
+            "game": record.game,
+            "mode": record.mode,
+            "status": record.status,
+            "seats": [{"seat": s, "token": t} for s, t in tokens.items()],
+            "table_url": f"/t/{record.id}",
+            "join_url": None if invite is None else f"/join/{record.id}#{invite}",
+            "watch_url": f"/watch/{record.id}#{watch}",
+            "invite": invite,
+            "watch": watch,
+        }
+
+    async def join(self, table_id: str, invite: str, name: str | None) -> dict[str, Any]:
+        """``POST /api/tables/{id}/join``."""
+        table = await self.require(table_id)
+        seat, token = await table.join(invite, name)
+        return {
+            "table": table.id,
+            "seat": seat,
+            "token": token,
+            "table_url": f"/t/{table.id}",
+            "status": table.record.status,
+        }
+
+    async def start_table(self, table_id: str, token: str) -> dict[str, Any]:
+        """``POST /api/tables/{id}/start``."""
+        table = await self.require(table_id)
+        await table.start_early(token)
+        return table.public_info()
+
+    # ------------------------------------------------------------------ after the game
+
+    async def rematch(self, table_id: str, token: str) -> dict[str, Any]:
+        """``POST /api/tables/{id}/rematch``: the same table again, a new deal, the same tokens."""
+        table = await self.require(table_id)
+        seat = table.seat_of(token)
+
+        async def open_rematch() -> str:
+            old = table.record
+            if old.rematch is not None:
+                return old.rematch
+            if old.status != OVER:
+                raise ApiError(409, "not_over", "a rematch is offered once the game is over")
+            seats = [
+                SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.token_hash, s.record.name)
+                for s in table.seats
+            ]
+            record = TableRecord(
+                id=new_secret(),
+                game=old.game,
+                mode=old.mode,
+                rules=dict(old.rules),
+                seed=dealcode.new_seed(),
+                level=old.level,
+                bot_delay_ms=old.bot_delay_ms,
+                grace_s=old.grace_s,
+                status=PLAYING,
+                invite_hash=old.invite_hash,
+                watch_hash=old.watch_hash,
+                created_at=time.time(),
+                rematch_of=old.id,
+            )
+            await self.storage.create_table(record, seats)
+            self._open(StoredTable(record, seats, []))
+            await table._do_mark_rematch(record.id)
+            return record.id
+
+        new_id = await table.call(open_rematch)
+        return {"table": new_id, "table_url": f"/t/{new_id}", "seat": seat, "token": token}
+
+    async def challenge(self, table_id: str, token: str) -> dict[str, Any]:
+        """``POST /api/tables/{id}/challenge``: a link to the same deal, from this seat."""
+        table = await self.require(table_id)
+        seat = table.seat_of(token)
+
+        async def make() -> ChallengeRecord:
+            if table.record.status != OVER:
+                raise ApiError(409, "not_over", "a challenge is made once the game is over")
+            found = await self.storage.find_challenge(table.id, seat)
+            if found is not None:
+                return found
+            replacement = fallback_level(table.record.game, REPLACEMENT_LEVEL)
+            computers = [
+                {"seat": s.record.seat, "level": s.record.level if s.record.kind == COMPUTER else replacement}
+                for s in table.seats
+                if s.record.seat != seat
+            ]
+            record = ChallengeRecord(new_secret(), table.id, seat, computers, time.time())
+            await self.storage.create_challenge(record)
+            return record
+
+        record = await table.call(make)
+        return {"challenge": record.id, "challenge_url": f"/challenge/{record.id}"}
+
+    async def _challenge(self, challenge_id: str) -> tuple[ChallengeRecord, TableRecord]:
+        record = await self.storage.load_challenge(challenge_id) if len(challenge_id) <= 64 else None
+        source = None if record is None else await self.storage.load_table(record.table)
+        if record is None or source is None:
+            raise ApiError(404, "unknown_challenge", "there is no challenge with this id")
+        return record, source.table
+
+    async def challenge_info(self, challenge_id: str) -> dict[str, Any]:
+        """``GET /api/challenges/{id}``: the challenge and everybody's results."""
+        record, source = await self._challenge(challenge_id)
+        spec = get_game(source.game)
+        rules = spec.rules_from_dict(dict(source.rules))
+        results = []
+        for row in await self.storage.challenge_results(record):
+            won = None
+            if row.status == OVER and row.result is not None:
+                won = record.seat in spec.winners(rules, row.result)
+            results.append(
+                {
+                    "table": row.table,
+                    "name": row.name,
+                    "status": row.status,
+                    "seq": row.seq,
+                    "won": won,
+                    "summary": row.result if row.status == OVER else None,
+                }
+            )
+        return {
+            "challenge": record.id,
+            "game": source.game,
+            "rules": dict(source.rules),
+            "seat": record.seat,
+            "players": spec.players(rules),
+            "computers": record.computers,
+            "results": results,
+        }
+
+    async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
+        """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
+        record, source = await self._challenge(challenge_id)
+        req = CreateTable(
+            game=source.game,
+            mode="computer",
+            rules=dict(source.rules),
+            seat=record.seat,
+            bots={c["seat"]: c["level"] for c in record.computers},
+            name=name,
+            level=source.level,
+        )
+        return await self.create(req, challenge=record, seed=source.seed)

@@ -1,0 +1,53 @@
+"""Running the app under uvicorn: one place for the server options the protocol relies on.
+
+The WebSocket layer refuses frames over ``abuse_message_bytes`` (closing with 1009), access
+logs are ours (paths only, see :mod:`bistrot.server.middleware`), and the listening socket is
+bound before uvicorn starts so that port 0 works and the real address can be printed.
+
+>>> sock = bind("127.0.0.1", 0)
+>>> address(sock).startswith("http://127.0.0.1:")
+True
+>>> sock.close()
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import uvicorn
+
+from bistrot.server.settings import Settings
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """The URL to open for a socket from :func:`bind`."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def uvicorn_server(app: Any, settings: Settings, log_level: str = "info") -> uvicorn.Server:
+    """A uvicorn server for ``app`` with the options the protocol needs."""
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        access_log=False,
+        ws_max_size=settings.abuse_message_bytes,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        backlog=2048,
+    )
+    return uvicorn.Server(config)

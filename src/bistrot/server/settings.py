@@ -1,0 +1,65 @@
+"""Typed settings of the card room server, read from arguments or ``BISTROT_*`` variables.
+
+>>> s = Settings(db="room.db", grace_s=5)
+>>> s.grace_s, s.max_message_bytes, s.sqlite_synchronous
+(5.0, 4096, 'FULL')
+>>> from pydantic import ValidationError
+>>> try:
+...     Settings(grace_s=-1)
+... except ValidationError as err:
+...     print(err.errors()[0]["msg"])
+Input should be greater than or equal to 0
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def _default_bot_workers() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told; each field is also ``BISTROT_<NAME>`` in the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="BISTROT_", frozen=True, extra="forbid")
+
+    db: str = "bistrot.db"
+    """The SQLite database file (created on first run, in WAL mode)."""
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    """FULL: every commit reaches the disk before its ack (survives power loss); NORMAL: survives
+    a killed process but not a power cut, and commits faster."""
+    grace_s: float = Field(30.0, ge=0, le=3600)
+    """Default time a dropped player keeps the seat before a computer player takes over."""
+    bot_delay_ms: int = Field(700, ge=0, le=10_000)
+    """Default pause before each computer move, so people can follow them."""
+    bot_executor: Literal["process", "thread"] = "process"
+    """Where computer moves are computed: a process pool (never stalls the event loop) or threads."""
+    bot_workers: int = Field(default_factory=_default_bot_workers, ge=1, le=64)
+    """Size of that pool."""
+    max_message_bytes: int = Field(4096, ge=256)
+    """Messages over this size get a ``too_large`` reject."""
+    abuse_message_bytes: int = Field(65536, ge=1024)
+    """Messages over this size close the connection (the WebSocket layer refuses them)."""
+    rate_burst: int = Field(20, ge=1)
+    """Messages a connection may send at once ..."""
+    rate_per_s: float = Field(10.0, gt=0)
+    """... and per second after that (a token bucket)."""
+    abuse_strikes: int = Field(50, ge=1)
+    """Rate-limited messages after which a connection is closed as abusive."""
+    replay_limit: int = Field(64, ge=0)
+    """Most missed actions replayed one by one on reconnect; beyond, one fresh state is sent."""
+    send_queue_limit: int = Field(1024, ge=8)
+    """Messages waiting for a slow client before it is disconnected (it then resyncs)."""
+    evict_after_s: float = Field(600.0, ge=0)
+    """Finished tables nobody watches leave memory after this long (they stay in the database)."""
+    static_dir: Path = STATIC_DIR
+    """The page's static files."""

@@ -1,0 +1,424 @@
+"""The SQLite store: SQLAlchemy Core over one WAL database file, with group commit.
+
+Writes go to a single writer thread, which takes every write waiting, runs them in one
+transaction and commits once (``synchronous=FULL``: the commit is on disk before anyone is
+told), then wakes each caller.  Under load many tables share one commit, so the event loop
+never blocks on the disk and throughput does not pay one fsync per action.  Reads run in the
+default thread pool on their own connections (WAL lets them run beside the writer).
+
+>>> import asyncio, tempfile, os
+>>> async def demo(path):
+...     store = SQLiteStorage(path)
+...     await store.start()
+...     table = TableRecord("t1", "omi", "computer", {}, 42, "easy", 0, 30.0, "playing", None, "w", 0.0)
+...     seats = [SeatRecord(0, "human", token_hash="h"), SeatRecord(1, "computer", "easy")]
+...     await store.create_table(table, seats)
+...     await store.append("t1", [EventRecord(1, 0, "trump H", "human", '"a"', 1.0)], "playing", None)
+...     loaded = await store.load_table("t1")
+...     await store.close()
+...     return loaded.table.seq, [e.action for e in loaded.events]
+>>> with tempfile.TemporaryDirectory() as d:
+...     asyncio.run(demo(os.path.join(d, "room.db")))
+(1, ['trump H'])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    select,
+    update,
+)
+
+from bistrot.server.storage import (
+    ChallengeRecord,
+    EventRecord,
+    ResultRow,
+    SeatRecord,
+    StoredTable,
+    TableRecord,
+)
+
+log = logging.getLogger("bistrot.server.storage")
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("game", String, nullable=False),
+    Column("mode", String, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("level", String, nullable=False),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("grace_s", Float, nullable=False),
+    Column("status", String, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("invite_hash", String),
+    Column("watch_hash", String, nullable=False),
+    Column("rematch", String),
+    Column("rematch_of", String),
+    Column("challenge", String),
+    Column("result", JSON),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("tables_status", "status"),
+    Index("tables_challenge", "challenge"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String, nullable=False),
+    Column("level", String),
+    Column("token_hash", String),
+    Column("name", String),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("table_id", String, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("actor", Integer, nullable=False),
+    Column("action", String, nullable=False),
+    Column("by", String, nullable=False),
+    Column("client_id", String),
+    Column("time", Float, nullable=False),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("table_id", String, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("computers", JSON, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("challenges_source", "table_id", "seat", unique=True),
+)
+
+Write = Callable[[Connection], None]
+_STOP = object()
+
+
+class SQLiteStorage:
+    """:class:`~bistrot.server.storage.Storage` on one SQLite file; see the module docstring."""
+
+    def __init__(self, path: str | Path, synchronous: str = "FULL", batch_max: int = 1000) -> None:
+        self.path = Path(path)
+        self.synchronous = synchronous
+        self.batch_max = batch_max
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._engine: Engine | None = None
+        self._writer: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: (commits, writes) so far: writes / commits is the mean batch size.
+        self.commits = 0
+        self.writes = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(f"sqlite+pysqlite:///{self.path}", pool_size=4, max_overflow=4)
+        synchronous = self.synchronous
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        await asyncio.to_thread(metadata.create_all, engine)
+        self._engine = engine
+        self._writer = threading.Thread(target=self._write_loop, name="bistrot-sqlite-writer", daemon=True)
+        self._writer.start()
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._queue.put(_STOP)
+            await asyncio.to_thread(self._writer.join)
+            self._writer = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    # ------------------------------------------------------------------ the writer
+
+    def _write(self, write: Write) -> asyncio.Future[None]:
+        if self._writer is None or self._loop is None:
+            raise RuntimeError("the store is not open")
+        future: asyncio.Future[None] = self._loop.create_future()
+        self._queue.put((write, future))
+        return future
+
+    def _write_loop(self) -> None:
+        assert self._engine is not None and self._loop is not None
+        loop = self._loop
+        with self._engine.connect() as conn:
+            stopping = False
+            while not stopping:
+                item = self._queue.get()
+                if item is _STOP:
+                    break
+                batch = [item]
+                while len(batch) < self.batch_max:
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is _STOP:
+                        stopping = True
+                        break
+                    batch.append(item)
+                outcomes = self._commit(conn, batch)
+                loop.call_soon_threadsafe(_settle, outcomes)
+
+    def _commit(
+        self, conn: Connection, batch: list[Any]
+    ) -> list[tuple[asyncio.Future[None], BaseException | None]]:
+        try:
+            with conn.begin():
+                for write, _ in batch:
+                    write(conn)
+            self.commits += 1
+            self.writes += len(batch)
+            return [(future, None) for _, future in batch]
+        except Exception:
+            if len(batch) == 1:
+                log.exception("a write failed")
+                return [(batch[0][1], _failed())]
+        # One write spoiled the batch: commit the others one by one so only it fails.
+        outcomes: list[tuple[asyncio.Future[None], BaseException | None]] = []
+        for item in batch:
+            outcomes.extend(self._commit(conn, [item]))
+        return outcomes
+
+    # ------------------------------------------------------------------ writes
+
+    async def create_table(self, table: TableRecord, seat_records: list[SeatRecord]) -> None:
+        row = _table_row(table)
+
+        def write(conn: Connection) -> None:
+            conn.execute(tables.insert(), row)
+            conn.execute(seats.insert(), [_seat_row(table.id, s) for s in seat_records])
+            if table.rematch_of is not None:
+                conn.execute(update(tables).where(tables.c.id == table.rematch_of).values(rematch=table.id))
+
+        await self._write(write)
+
+    async def append(
+        self, table_id: str, event_records: list[EventRecord], status: str, result: dict[str, Any] | None
+    ) -> None:
+        rows = [
+            {
+                "table_id": table_id,
+                "seq": e.seq,
+                "actor": e.actor,
+                "action": e.action,
+                "by": e.by,
+                "client_id": e.client_id,
+                "time": e.time,
+            }
+            for e in event_records
+        ]
+        values = {"seq": event_records[-1].seq, "status": status, "updated_at": time.time()}
+        if result is not None:
+            values["result"] = result
+
+        def write(conn: Connection) -> None:
+            conn.execute(events.insert(), rows)
+            conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+
+        await self._write(write)
+
+    async def save_seats(self, table_id: str, seat_records: list[SeatRecord], status: str) -> None:
+        def write(conn: Connection) -> None:
+            for s in seat_records:
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
+                    .values(kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name)
+                )
+            conn.execute(
+                update(tables).where(tables.c.id == table_id).values(status=status, updated_at=time.time())
+            )
+
+        await self._write(write)
+
+    async def create_challenge(self, challenge: ChallengeRecord) -> None:
+        row = {
+            "id": challenge.id,
+            "table_id": challenge.table,
+            "seat": challenge.seat,
+            "computers": challenge.computers,
+            "created_at": challenge.created_at,
+        }
+        await self._write(lambda conn: conn.execute(challenges.insert(), row))
+
+    # ------------------------------------------------------------------ reads
+
+    async def _read(self, fn: Callable[[Connection], Any]) -> Any:
+        if self._engine is None:
+            raise RuntimeError("the store is not open")
+        engine = self._engine
+
+        def run() -> Any:
+            with engine.connect() as conn:
+                return fn(conn)
+
+        return await asyncio.to_thread(run)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        def read(conn: Connection) -> StoredTable | None:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+            ).mappings()
+            event_rows = conn.execute(
+                select(events).where(events.c.table_id == table_id).order_by(events.c.seq)
+            ).mappings()
+            return StoredTable(
+                _table_record(row),
+                [SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"]) for r in seat_rows],
+                [
+                    EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"])
+                    for r in event_rows
+                ],
+            )
+
+        return await self._read(read)
+
+    async def unfinished(self) -> list[str]:
+        query = select(tables.c.id).where(tables.c.status != "over").order_by(tables.c.created_at)
+        return await self._read(lambda conn: list(conn.execute(query).scalars()))
+
+    async def load_challenge(self, challenge_id: str) -> ChallengeRecord | None:
+        query = select(challenges).where(challenges.c.id == challenge_id)
+        row = await self._read(lambda conn: conn.execute(query).mappings().first())
+        return None if row is None else _challenge_record(row)
+
+    async def find_challenge(self, table_id: str, seat: int) -> ChallengeRecord | None:
+        query = select(challenges).where(challenges.c.table_id == table_id, challenges.c.seat == seat)
+        row = await self._read(lambda conn: conn.execute(query).mappings().first())
+        return None if row is None else _challenge_record(row)
+
+    async def challenge_results(self, challenge: ChallengeRecord) -> list[ResultRow]:
+        query = (
+            select(
+                tables.c.id, tables.c.status, tables.c.seq, tables.c.result, tables.c.created_at, seats.c.name
+            )
+            .join(seats, (seats.c.table_id == tables.c.id) & (seats.c.seat == challenge.seat))
+            .where((tables.c.id == challenge.table) | (tables.c.challenge == challenge.id))
+            .order_by(tables.c.created_at)
+        )
+        rows = await self._read(lambda conn: list(conn.execute(query).mappings()))
+        found = [
+            ResultRow(r["id"], r["status"], r["seq"], r["result"], r["name"], r["created_at"]) for r in rows
+        ]
+        # The source table first, whatever its age relative to the attempts.
+        return sorted(found, key=lambda r: r.table != challenge.table)
+
+
+def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, error in outcomes:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
+def _failed() -> BaseException:
+    return RuntimeError("the database refused the write")
+
+
+def _table_row(t: TableRecord) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "game": t.game,
+        "mode": t.mode,
+        "rules": t.rules,
+        "seed": t.seed,
+        "level": t.level,
+        "bot_delay_ms": t.bot_delay_ms,
+        "grace_s": t.grace_s,
+        "status": t.status,
+        "seq": t.seq,
+        "invite_hash": t.invite_hash,
+        "watch_hash": t.watch_hash,
+        "rematch": t.rematch,
+        "rematch_of": t.rematch_of,
+        "challenge": t.challenge,
+        "result": t.result,
+        "created_at": t.created_at,
+        "updated_at": t.created_at,
+    }
+
+
+def _table_record(r: Any) -> TableRecord:
+    return TableRecord(
+        id=r["id"],
+        game=r["game"],
+        mode=r["mode"],
+        rules=r["rules"],
+        seed=r["seed"],
+        level=r["level"],
+        bot_delay_ms=r["bot_delay_ms"],
+        grace_s=r["grace_s"],
+        status=r["status"],
+        invite_hash=r["invite_hash"],
+        watch_hash=r["watch_hash"],
+        created_at=r["created_at"],
+        seq=r["seq"],
+        rematch=r["rematch"],
+        rematch_of=r["rematch_of"],
+        challenge=r["challenge"],
+        result=r["result"],
+    )
+
+
+def _seat_row(table_id: str, s: SeatRecord) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": s.seat,
+        "kind": s.kind,
+        "level": s.level,
+        "token_hash": s.token_hash,
+        "name": s.name,
+    }
+
+
+def _challenge_record(r: Any) -> ChallengeRecord:
+    return ChallengeRecord(r["id"], r["table_id"], r["seat"], r["computers"], r["created_at"])

@@ -1,0 +1,216 @@
+"""Real servers on loopback and real WebSocket clients, for the server tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from bistrot.server import Settings, create_app
+from bistrot.server.runner import address, bind, uvicorn_server
+
+TIMEOUT = 20.0
+
+
+class ThreadServer:
+    """The app under uvicorn in a thread of this process, on a free loopback port."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        self.sock = bind("127.0.0.1", 0)
+        self.url = address(self.sock).rstrip("/")
+        self.server = uvicorn_server(self.app, settings, log_level="warning")
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + TIMEOUT
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(TIMEOUT)
+        self.sock.close()
+
+    @property
+    def room(self) -> Any:
+        return self.app.state.room
+
+
+class ProcessServer:
+    """``bistrot serve`` in a subprocess (for SIGKILL and log tests)."""
+
+    def __init__(self, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.args = [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), *extra]
+        self.env = {**os.environ, "BISTROT_BOT_EXECUTOR": "thread", **(env or {})}
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.output: list[str] = []
+
+    def start(self) -> ProcessServer:
+        self.proc = subprocess.Popen(
+            self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=self.env
+        )
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.output.append(line)
+            if "http://" in line and not self.url:
+                self.url = line[line.index("http://") :].split()[0].rstrip("/")
+            if "Application startup complete" in line:
+                threading.Thread(target=self._drain, daemon=True).start()
+                return self
+        self.stop()
+        raise RuntimeError("bistrot serve did not start:\n" + "".join(self.output))
+
+    def _drain(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(TIMEOUT)
+
+
+def http(base: str) -> httpx.Client:
+    return httpx.Client(base_url=base, timeout=TIMEOUT)
+
+
+def open_table(base: str, **body: Any) -> dict[str, Any]:
+    body.setdefault("game", "omi")
+    body.setdefault("bot_delay_ms", 0)
+    with http(base) as client:
+        answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+class Client:
+    """A WebSocket client that keeps every message it receives and the latest state."""
+
+    def __init__(self, base: str, table: str, token: str | None, since: int | None = None) -> None:
+        url = base.replace("http://", "ws://") + f"/ws/{table}"
+        query = []
+        if token is not None:
+            query.append(f"token={token}")
+        if since is not None:
+            query.append(f"since={since}")
+        if query:
+            url += "?" + "&".join(query)
+        self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, max_size=2**22, legacy=True)
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self._ids = 0
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def wait_for(self, test: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if test(message):
+                return message
+
+    def next_id(self) -> str:
+        self._ids += 1
+        return f"m{self._ids}"
+
+    def act(self, action: str, id: Any = None, **extra: Any) -> dict[str, Any]:
+        """Send an action and return its answer (ack or reject), keeping states met meanwhile."""
+        id = self.next_id() if id is None else id
+        self.send({"type": "act", "id": id, "action": action, **extra})
+        answer = self.wait_for(lambda m: m["type"] in ("ack", "reject") and m.get("id") == id)
+        if answer["type"] == "ack" and self.seq < answer["seq"]:
+            self.wait_for(lambda m: m["type"] == "state" and m["seq"] >= answer["seq"])
+        return answer
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None
+        return self.state["view"]
+
+    @property
+    def seq(self) -> int:
+        assert self.state is not None
+        return self.state["seq"]
+
+    def wait_turn_or_end(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Read until it is this seat's turn, or the game is over."""
+        if self.state is None or not (self.view["legal"] or self.view["is_over"]):
+            self.wait_for(
+                lambda m: m["type"] == "state" and (m["view"]["legal"] or m["view"]["is_over"]), timeout
+            )
+        return self.view
+
+
+def play_out(client: Client, rng: random.Random | None = None, max_actions: int = 5000) -> list[str]:
+    """Play this seat's turns (first legal action, or a random one) until the game is over."""
+    played = []
+    for _ in range(max_actions):
+        view = client.wait_turn_or_end()
+        if view["is_over"]:
+            return played
+        action = rng.choice(view["legal"]) if rng else view["legal"][0]
+        answer = client.act(action)
+        assert answer["type"] == "ack", answer
+        played.append(action)
+    raise AssertionError("the game did not end")
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "db": str(tmp_path / "room.db"),
+        "bot_executor": "thread",
+        "bot_workers": 1,
+        "bot_delay_ms": 0,
+        "grace_s": 30.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
