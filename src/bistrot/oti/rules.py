@@ -13,7 +13,7 @@ ValueError: players must be a whole number from 2 to 5, not 6
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -50,7 +50,7 @@ class OtiRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready dict."""
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> OtiRules:
