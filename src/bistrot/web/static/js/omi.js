@@ -124,7 +124,8 @@ export function renderOmi(view, ctx) {
 
   // Your hand: buttons, enabled only for legal plays.
   const hand = ctx.me === null || ctx.me === undefined || ctx.hideHand ? [] : view.hand;
-  const handEl = h("div", { class: ["hand", `cards-${hand.length}`, canAct && "my-turn"], role: "group", "aria-label": t("omi.your_hand"),
+  const playing = canAct && [...legal].some((a) => a.startsWith("play "));
+  const handEl = h("div", { class: ["hand", `cards-${hand.length}`, playing && "my-turn"], role: "group", "aria-label": t("omi.your_hand"),
     dataset: { testid: "hand" } },
   hand.map((card) => cardEl(card, {
     button: true, enabled: canAct && legal.has(`play ${card}`),

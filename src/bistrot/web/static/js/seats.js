@@ -1,5 +1,5 @@
 // A player's name plate: name, computer level, connected / away / replaced by a computer.
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function seatStatus(info) {
@@ -11,7 +11,7 @@ export function seatStatus(info) {
   return { key: "online", text: t("seat.online") };
 }
 
-const ROBOT = "🤖";
+const ROBOT = () => svg(`<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M11 2h2v3h4a3 3 0 0 1 3 3v8a3 3 0 0 1-3 3H7a3 3 0 0 1-3-3V8a3 3 0 0 1 3-3h4zM8.5 10a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm7 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zM9 15.5v1.5h6v-1.5zM1 10h2v5H1zm20 0h2v5h-2z"/></svg>`);
 
 export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
   const info = ctx.seatInfo(seat);
@@ -21,7 +21,7 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
   return h("div", { class: ["plate", `status-${status.key}`, turn && "turn"], dataset: { testid: `plate-${seat}`, status: status.key },
     "aria-label": `${name}. ${status.text}${turn ? ". " + t("seat.to_play") : ""}` },
   h("span", { class: "avatar", "aria-hidden": "true" },
-    status.key === "computer" || status.key === "away" ? ROBOT : (name || "?").trim().charAt(0).toUpperCase()),
+    status.key === "computer" || status.key === "away" ? ROBOT() : (name || "?").trim().charAt(0).toUpperCase()),
   h("span", { class: "plate-text" },
     h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
     h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text),

@@ -85,7 +85,12 @@ export function openTable(root, tableId, held, nav) {
       }
       if (hotseat) checkPass();
     } else if (msg.type === "ack") {
-      if (S.pending && S.pending.id === msg.id) S.pending = null;
+      // Stored; the page stays busy until the state of that seq is on screen, so the old view's
+      // buttons never come back to life in between.
+      if (S.pending && S.pending.id === msg.id) {
+        S.pending.ackSeq = msg.seq;
+        if (S.shown && S.shown.seq >= msg.seq) S.pending = null;
+      }
       render();
     } else if (msg.type === "reject") {
       const text = rejectText(msg);
@@ -173,6 +178,7 @@ export function openTable(root, tableId, held, nav) {
     }
     if (next.seq !== prev?.seq) S.ui = { selected: new Set(), swapPick: null };
     S.shown = next;
+    if (S.pending?.ackSeq !== undefined && next.seq >= S.pending.ackSeq) S.pending = null;
     if (step) sounds(prev.view, view, next.last);
     S.log = describeLast(next) || S.log;
     render();
