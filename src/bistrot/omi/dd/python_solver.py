@@ -27,120 +27,225 @@ from __future__ import annotations
 from bistrot.cards import SUIT_BITS, SUIT_MASKS
 from bistrot.omi.dd.position import Position
 
+#: Bits a hand takes in the packed state (one suit field of 13 bits per suit).
+_HAND_BITS = 52
+_FULL = (1 << _HAND_BITS) - 1
 _SUIT_OF = tuple(c // SUIT_BITS for c in range(52))
 #: Bits of the same suit strictly above each card.
 _ABOVE = tuple(SUIT_MASKS[c // SUIT_BITS] & ~((2 << c) - 1) for c in range(52))
-_NOT_ABOVE = tuple(~a for a in _ABOVE)
+#: The card and the bits of its suit above it, their complement; the bits of its suit below it.
+_AT_LEAST = tuple(SUIT_MASKS[c // SUIT_BITS] & ~((1 << c) - 1) for c in range(52))
+_NOT_AT_LEAST = tuple(~a for a in _AT_LEAST)
+_BELOW = tuple(SUIT_MASKS[c // SUIT_BITS] & ((1 << c) - 1) for c in range(52))
 #: Clears the top bit of each suit field, so ``hand >> 1`` never links two suits.
 _NOT_TOP = ~sum(1 << (SUIT_BITS * s + SUIT_BITS - 1) for s in range(4))
 
 
-def _low_first(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _length_unit(seat: int, suit: int) -> int:
+    """One card of ``suit`` in ``seat``'s hand, in the packed suit lengths (4 bits a count)."""
+    return 1 << (4 * (4 * seat + suit))
+
+
+def packed_lengths(hands: list[int]) -> int:
+    """The suit lengths of every hand, 4 bits each, in one int (part of the table's key)."""
+    lens = 0
+    for seat, h in enumerate(hands):
+        for suit in range(4):
+            lens += (h & SUIT_MASKS[suit]).bit_count() * _length_unit(seat, suit)
+    return lens
+
+
+def pack(hands: list[int]) -> int:
+    """All hands in one int, seat ``i`` at bit ``52 * i``: the state the search passes on."""
+    state = 0
+    for seat, h in enumerate(hands):
+        state |= h << (_HAND_BITS * seat)
+    return state
 
 
 class _Search:
-    """One search: the relative-rank hands, the trump, the sides and the transposition table."""
+    """One search: the trump, the sides, the transposition table.
 
-    def __init__(self, hands: list[int], trump: int, sides: tuple[int, ...], max_side: int) -> None:
-        self.hands = hands
-        self.n = len(hands)
+    A position is one int holding every hand in relative ranks (:func:`pack`) plus the packed
+    suit lengths.  Every search method returns a bool and leaves in ``self.rel`` the cards its
+    answer rests on: in each suit, the top cards whose owners mattered (closed upwards).
+    Lower cards count only by number, so the answer holds for every position with the same
+    suit lengths and the same owners of those cards; the transposition table stores each
+    answer with that set (Ginsberg's partition search; Haglund's "winning ranks").
+    """
+
+    def __init__(self, players: int, trump: int, sides: tuple[int, ...], max_side: int) -> None:
+        n = players
+        self.n = n
         self.trump = trump
         self.trump_mask = SUIT_MASKS[trump]
         self.is_max = tuple(side == max_side for side in sides)
-        self.opponents = tuple(
-            tuple(o for o in range(self.n) if sides[o] != sides[s]) for s in range(self.n)
-        )
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.shift = tuple(_HAND_BITS * s for s in range(n))
+        self.opponents = tuple(tuple(o for o in range(n) if sides[o] != sides[s]) for s in range(n))
         self.partners = tuple(
-            tuple(o for o in range(self.n) if sides[o] == sides[s]) for s in range(self.n)
+            tuple(o for o in range(n) if sides[o] == sides[s] and o != s) for s in range(n)
         )
-        self.trick = [0] * self.n
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.units = tuple(_length_unit(seat, suit) for seat in range(n) for suit in range(4))
+        repl = sum(1 << (_HAND_BITS * s) for s in range(n))
+        self.repl = repl
+        self.above_all = tuple(a * repl for a in _ABOVE)
+        self.not_above_all = tuple(~(a * repl) for a in _ABOVE)
+        self.table: dict[int, list[list[int]]] = {}
+        self.rel = 0
         self.nodes = 0
 
     # ------------------------------------------------------------------ trick boundaries
 
-    def at_trick_start(self, leader: int, need: int) -> bool:
+    def at_trick_start(self, state: int, lens: int, leader: int, need: int) -> bool:
         """Can the maximising side take ``need`` of the tricks left, ``leader`` to lead?"""
-        hands = self.hands
-        count = hands[leader].bit_count()
+        count = (state >> self.shift[leader] & _FULL).bit_count()
         if need <= 0:
+            self.rel = 0
             return True
         if need > count:
+            self.rel = 0
             return False
         if count == 1:
-            return self._last_trick(leader) >= need
-        key = (*hands, leader)
-        bounds = self.table.get(key)
-        if bounds is not None:
-            low, high = bounds
-            if low >= need:
-                return True
-            if high < need:
-                return False
+            return self._last_trick(state, leader)
+        bucket_key = lens << 2 | leader
+        bucket = self.table.get(bucket_key)
+        if bucket is None:
+            bucket = self.table[bucket_key] = []
         else:
-            low, high = 0, count
+            for entry in bucket:
+                if state & entry[1] == entry[2]:
+                    if entry[3] >= need:
+                        self.rel = entry[0]
+                        return True
+                    if entry[4] < need:
+                        self.rel = entry[0]
+                        return False
         # sure tricks of the leader's side, then top trumps of the other side
-        quick = self._quick_tricks(leader)
         if self.is_max[leader]:
-            if quick >= need:
-                self.table[key] = (need if need > low else low, high)
+            if self._quick_tricks(state, leader) >= need:
                 return True
-            sure_other = self._top_trumps(self.opponents[leader])
-            if count - sure_other < need:
-                self.table[key] = (low, need - 1 if need - 1 < high else high)
+            if count - self._top_trumps(state, self.opponents[leader]) < need:
                 return False
         else:
-            if count - quick < need:
-                self.table[key] = (low, need - 1 if need - 1 < high else high)
+            if count - self._quick_tricks(state, leader) < need:
                 return False
-            if self._top_trumps(self.opponents[leader]) >= need:
-                self.table[key] = (need if need > low else low, high)
+            if self._top_trumps(state, self.opponents[leader]) >= need:
                 return True
-        result = self.play(leader, 0, need, 0, 0, 0)
-        if result:
-            self.table[key] = (need if need > low else low, high)
+        result = self.play(state, lens, leader, 0, need, 0, 0, 0, 0)
+        rel = self.rel
+        spread = rel * self.repl
+        pattern = state & spread
+        for entry in bucket:
+            if entry[1] == spread and entry[2] == pattern:
+                if result:
+                    if need > entry[3]:
+                        entry[3] = need
+                elif need - 1 < entry[4]:
+                    entry[4] = need - 1
+                break
         else:
-            self.table[key] = (low, need - 1 if need - 1 < high else high)
+            low, high = (need, count) if result else (0, need - 1)
+            bucket.append([rel, spread, pattern, low, high])
         return result
 
-    def _last_trick(self, leader: int) -> int:
-        """Tricks (0 or 1) of the maximising side when each seat holds one card."""
-        hands = self.hands
-        best = hands[leader].bit_length() - 1
+    def _hands(self, state: int) -> list[int]:
+        return [state >> sh & _FULL for sh in self.shift]
+
+    def _last_trick(self, state: int, leader: int) -> bool:
+        """Each seat holds one card: does the maximising side win the trick?"""
+        best = (state >> self.shift[leader] & _FULL).bit_length() - 1
         winner = leader
         best_suit = _SUIT_OF[best]
         trump = self.trump
-        n = self.n
-        for i in range(1, n):
-            seat = (leader + i) % n
-            card = hands[seat].bit_length() - 1
+        seat = leader
+        for _ in range(1, self.n):
+            seat = self.next_seat[seat]
+            card = (state >> self.shift[seat] & _FULL).bit_length() - 1
             suit = _SUIT_OF[card]
             if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
                 best, best_suit, winner = card, suit, seat
-        return 1 if self.is_max[winner] else 0
+        alive = state | state >> (2 * _HAND_BITS)
+        alive = (alive | alive >> _HAND_BITS) & _FULL
+        company = alive & SUIT_MASKS[best_suit]
+        self.rel = company if company != 1 << best else 0
+        return self.is_max[winner]
 
-    def _quick_tricks(self, leader: int) -> int:
-        """Tricks the leader's side surely takes by cashing the leader's top cards."""
-        hands = self.hands
-        mine = hands[leader]
+    def _quick_tricks(self, state: int, leader: int) -> int:
+        """Tricks the leader's side surely takes from here, without giving up the lead.
+
+        The best of: the leader cashing its top cards (after drawing trumps when it can);
+        crossing to a partner's top card and the partner cashing; a ruff by a void partner.
+        Sets ``self.rel`` to the cards the count rests on (the answer when this cuts the search).
+        """
+        hands = self._hands(state)
         alive = 0
         for h in hands:
             alive |= h
+        best = self._cash(hands, alive, leader)
+        rel = self.rel
+        partners = self.partners[leader]
+        if len(partners) != 1:
+            self.rel = rel
+            return best
+        partner = partners[0]
+        mine = hands[leader]
+        theirs = hands[partner]
+        tm = self.trump_mask
+        trump = self.trump
+        opponents = self.opponents[leader]
+        for suit in range(4):
+            sm = SUIT_MASKS[suit]
+            if not mine & sm:
+                continue
+            top = 1 << ((alive & sm).bit_length() - 1)
+            if not theirs & top or (suit != trump and self._ruffable(hands, opponents, sm)):
+                continue
+            crossed = self._cash(hands, alive, partner)
+            if crossed > best:
+                best = crossed
+                rel = self.rel | top
+            break
+        if best == 0 and theirs & tm:
+            # partner ruffs a suit it lacks, if no opponent can over-ruff
+            for suit in range(4):
+                sm = SUIT_MASKS[suit]
+                if suit == trump or not mine & sm or theirs & sm:
+                    continue
+                if not self._ruffable(hands, opponents, sm):
+                    self.rel = 0
+                    return 1
+        self.rel = rel
+        return best
+
+    def _ruffable(self, hands: list[int], opponents: tuple[int, ...], suit_mask: int) -> bool:
+        """Could an opponent ruff (or over-ruff) a lead of this suit?"""
+        tm = self.trump_mask
+        for o in opponents:
+            h = hands[o]
+            if not h & suit_mask and h & tm:
+                return True
+        return False
+
+    def _cash(self, hands: list[int], alive: int, leader: int) -> int:
+        """Tricks ``leader`` takes in a row with its top cards; ``self.rel`` = those cards."""
+        mine = hands[leader]
         tm = self.trump_mask
         runs = [0, 0, 0, 0]
+        tops = [0, 0, 0, 0]
         for suit in range(4):
             sm = SUIT_MASKS[suit]
             held = mine & sm
             if not held:
                 continue
             others = alive & sm & ~held
-            runs[suit] = (held >> others.bit_length()).bit_count() if others else held.bit_count()
+            if others:
+                shift = others.bit_length()
+                top = held >> shift << shift
+            else:
+                top = held
+            tops[suit] = top
+            runs[suit] = top.bit_count()
         trump = self.trump
         top_trumps = runs[trump]
         opponents = self.opponents[leader]
@@ -150,8 +255,10 @@ class _Search:
             if t > most:
                 most = t
         if top_trumps >= most:
+            self.rel = tops[0] | tops[1] | tops[2] | tops[3]
             return runs[0] + runs[1] + runs[2] + runs[3]
         total = top_trumps
+        rel = tops[trump]
         for suit in range(4):
             run = runs[suit]
             if suit == trump or not run:
@@ -163,135 +270,198 @@ class _Search:
                     length = (h & sm).bit_count()
                     if length < run:
                         run = length
-            total += run
+            if run:
+                total += run
+                rel |= tops[suit]
+        self.rel = rel
         return total
 
-    def _top_trumps(self, seats: tuple[int, ...]) -> int:
-        """Tricks ``seats`` surely take with the top trumps they hold (one a trick per hand)."""
-        hands = self.hands
+    def _top_trumps(self, state: int, seats: tuple[int, ...]) -> int:
+        """Tricks ``seats`` surely take with the top trumps they hold (one a trick per hand).
+
+        Sets ``self.rel`` to those top trumps.
+        """
+        hands = self._hands(state)
         tm = self.trump_mask
         ours = 0
-        alive = 0
-        for i, h in enumerate(hands):
-            alive |= h
-            if i in seats:
-                ours |= h
+        for s in seats:
+            ours |= hands[s]
         ours &= tm
+        self.rel = 0
         if not ours:
             return 0
+        alive = 0
+        for h in hands:
+            alive |= h
         others = alive & tm & ~ours
-        top = ours >> others.bit_length() << others.bit_length() if others else ours
-        if not top:
-            return 0
+        if others:
+            shift = others.bit_length()
+            top = ours >> shift << shift
+            if not top:
+                return 0
+        else:
+            top = ours
         best = 0
         for s in seats:
             c = (hands[s] & top).bit_count()
             if c > best:
                 best = c
+        self.rel = top
         return best
 
     # ------------------------------------------------------------------ inside a trick
 
-    def moves(self, seat: int, k: int, led: int, best: int, winner: int) -> list[int]:
-        """The cards worth trying for ``seat`` (one per run of equal cards), best guesses first."""
-        hand = self.hands[seat]
+    def play(
+        self, state: int, lens: int, seat: int, k: int, need: int, led: int, best: int, winner: int,
+        played: int,
+    ) -> bool:
+        """``seat`` plays the ``k``-th card of the trick; ``best`` by ``winner`` leads it so far.
+
+        ``played`` holds the trick's cards so far.  Moves are tried in stages (masks), each
+        stage low card first; one card per run of equal cards.
+        """
+        self.nodes += 1
+        sh = self.shift[seat]
+        hand = state >> sh & _FULL
+        want = self.is_max[seat]
+        units = self.units
+        ubase = 4 * seat
+        nxt = self.next_seat[seat]
+        rel = 0
         if k == 0:
             reps = hand & ~((hand >> 1) & _NOT_TOP)
-            alive = 0
-            for h in self.hands:
-                alive |= h
-            winners = []
-            others = []
-            while reps:
-                top = reps.bit_length() - 1
-                reps ^= 1 << top
-                if alive & _ABOVE[top]:
-                    others.append(top)
-                else:
-                    winners.append(top)
-            others.reverse()
-            return winners + others
+            alive = state | state >> (2 * _HAND_BITS)
+            alive = (alive | alive >> _HAND_BITS) & _FULL
+            tops = alive & ~((alive >> 1) & _NOT_TOP)
+            cash = reps & tops
+            for m in (cash, reps ^ cash):
+                while m:
+                    low = m & -m
+                    m ^= low
+                    card = low.bit_length() - 1
+                    suit = _SUIT_OF[card]
+                    if self.play(
+                        state ^ (low << sh), lens - units[ubase + suit], nxt, 1, need, suit, card, seat, low
+                    ) == want:
+                        return want
+                    rel |= self.rel
+            self.rel = rel
+            return not want
         follow = hand & SUIT_MASKS[led]
-        friendly = self.is_max[winner] == self.is_max[seat]
+        friendly = self.is_max[winner] == want
+        trump = self.trump
+        bsuit = _SUIT_OF[best]
+        first = second = 0
         if follow:
             reps = follow & ~((follow >> 1) & _NOT_TOP)
-            if friendly or _SUIT_OF[best] != led:
-                return _low_first(reps)
-            beat = reps & _ABOVE[best]
-            if not beat:
-                return _low_first(reps)
-            low = beat & -beat
-            return [low.bit_length() - 1, *_low_first(reps ^ low)]
-        reps = hand & ~((hand >> 1) & _NOT_TOP)
-        tm = self.trump_mask
-        trumps = reps & tm
-        discards = _low_first(reps & ~tm)
-        discards.sort(key=_rank_key)
-        if friendly or not trumps:
-            return discards + _low_first(trumps)
-        if _SUIT_OF[best] == self.trump:
-            over = trumps & _ABOVE[best]
-            if not over:
-                return discards + _low_first(trumps)
-            low = over & -over
-            return [low.bit_length() - 1, *discards, *_low_first(trumps ^ low)]
-        return _low_first(trumps) + discards
-
-    def play(self, seat: int, k: int, need: int, led: int, best: int, winner: int) -> bool:
-        """``seat`` plays the ``k``-th card of the trick (``best`` by ``winner`` leads so far)."""
-        self.nodes += 1
-        hands = self.hands
-        hand = hands[seat]
-        want = self.is_max[seat]
-        n = self.n
-        last = k == n - 1
-        trump = self.trump
-        trick = self.trick
-        for card in self.moves(seat, k, led, best, winner):
-            hands[seat] = hand ^ (1 << card)
-            trick[k] = card
-            if k == 0:
-                won = self._next(seat, 1, need, _SUIT_OF[card], card, seat)
+            if friendly or bsuit != led:
+                rest = reps
             else:
+                beat = reps & _ABOVE[best]
+                first = beat & -beat
+                rest = reps ^ first
+        else:
+            reps = hand & ~((hand >> 1) & _NOT_TOP)
+            trumps = reps & self.trump_mask
+            discards = reps ^ trumps
+            if friendly or not trumps:
+                first, rest = discards, trumps
+            elif bsuit == trump:
+                over = trumps & _ABOVE[best]
+                first = over & -over
+                second, rest = discards, trumps ^ first
+            else:
+                first = trumps & -trumps
+                second, rest = discards, trumps ^ first
+        if k < self.n - 1:
+            for m in (first, second, rest):
+                while m:
+                    low = m & -m
+                    m ^= low
+                    card = low.bit_length() - 1
+                    suit = _SUIT_OF[card]
+                    if (suit == bsuit and card > best) or (suit == trump and bsuit != trump):
+                        won = self.play(
+                            state ^ (low << sh), lens - units[ubase + suit], nxt, k + 1, need, led, card,
+                            seat, played | low,
+                        )
+                    else:
+                        won = self.play(
+                            state ^ (low << sh), lens - units[ubase + suit], nxt, k + 1, need, led, best,
+                            winner, played | low,
+                        )
+                    if won == want:
+                        return want
+                    rel |= self.rel
+            self.rel = rel
+            return not want
+        # the last card of the trick
+        remaining = hand.bit_count() - 1
+        alive = state | state >> (2 * _HAND_BITS)
+        alive = ((alive | alive >> _HAND_BITS) & _FULL) | played
+        is_max = self.is_max
+        for m in (first, second, rest):
+            while m:
+                low = m & -m
+                m ^= low
+                card = low.bit_length() - 1
                 suit = _SUIT_OF[card]
-                bsuit = _SUIT_OF[best]
                 if (suit == bsuit and card > best) or (suit == trump and bsuit != trump):
-                    nbest, nwinner = card, seat
+                    top, taker = card, seat
                 else:
-                    nbest, nwinner = best, winner
-                if last:
-                    won = self._end_trick(nwinner, need)
+                    top, taker = best, winner
+                cards = played | low
+                won_rel = _AT_LEAST[top] & alive if cards & SUIT_MASKS[_SUIT_OF[top]] != 1 << top else 0
+                left = need - 1 if is_max[taker] else need
+                if left <= 0:
+                    won = True
+                elif left > remaining:
+                    won = False
                 else:
-                    won = self._next(seat, k + 1, need, led, nbest, nwinner)
-            if won == want:
-                hands[seat] = hand
-                return want
-        hands[seat] = hand
+                    won = self.next_trick(state ^ (low << sh), lens - units[ubase + suit], cards, taker, left)
+                    won_rel |= self.rel
+                if won == want:
+                    self.rel = won_rel
+                    return want
+                rel |= won_rel
+        self.rel = rel
         return not want
 
-    def _next(self, seat: int, k: int, need: int, led: int, best: int, winner: int) -> bool:
-        return self.play((seat + 1) % self.n, k, need, led, best, winner)
-
-    def _end_trick(self, winner: int, need: int) -> bool:
-        """Remove the trick's cards, renumber ranks, and search on from the next lead."""
-        hands = self.hands
-        saved = hands[:]
-        trick = self.trick[:]
-        n = self.n
-        for card in sorted(trick, reverse=True):
-            above = _ABOVE[card]
-            below = _NOT_ABOVE[card]
-            for i in range(n):
-                h = hands[i]
-                hands[i] = (h & below) | ((h & above) >> 1)
-        won = self.at_trick_start(winner, need - 1 if self.is_max[winner] else need)
-        hands[:] = saved
-        self.trick[:] = trick
+    def next_trick(self, state: int, lens: int, played: int, leader: int, need: int) -> bool:
+        """Remove the trick's cards ``played``, renumber the ranks, search on from ``leader``."""
+        above_all = self.above_all
+        not_above_all = self.not_above_all
+        m = played
+        while m:
+            card = m.bit_length() - 1
+            m ^= 1 << card
+            state = (state & not_above_all[card]) | ((state & above_all[card]) >> 1)
+        won = self.at_trick_start(state, lens, leader, need)
+        rel = self.rel
+        if rel:
+            m = played
+            while m:
+                low = m & -m
+                m ^= low
+                card = low.bit_length() - 1
+                rel = (rel & _NOT_AT_LEAST[card]) | ((rel & _AT_LEAST[card]) << 1)
+                if rel & _BELOW[card]:
+                    rel |= low
+            self.rel = rel
         return won
 
-
-def _rank_key(card: int) -> int:
-    return card % SUIT_BITS
+    def finish_trick(
+        self, state: int, lens: int, seat: int, played: int, best: int, winner: int, need: int
+    ) -> bool:
+        """After the trick's last card (by ``seat``): score it and search on (for the root)."""
+        nxt = self.next_seat[seat]
+        del nxt
+        left = need - 1 if self.is_max[winner] else need
+        if left <= 0:
+            return True
+        if left > (state >> self.shift[winner] & _FULL).bit_count():
+            return False
+        return self.next_trick(state, lens, played, winner, left)
 
 
 # ---------------------------------------------------------------------- public entry points
@@ -322,13 +492,15 @@ class _Root:
                 if h >> c & 1:
                     m |= 1 << r
             hands.append(m)
+        self.hands = hands
         assert pos.sides is not None
-        self.search = _Search(hands, pos.trump, pos.sides, pos.sides[pos.to_move])
+        self.search = _Search(pos.players, pos.trump, pos.sides, pos.sides[pos.to_move])
+        self.state = pack(hands)
+        self.lens = packed_lengths(hands)
         self.pos = pos
         trick = [to_compact[c] for _, c in pos.trick]
         self.k = len(trick)
-        for i, c in enumerate(trick):
-            self.search.trick[i] = c
+        self.played = sum(1 << c for c in trick)
         self.led = _SUIT_OF[trick[0]] if trick else 0
         best, winner = (trick[0], pos.trick[0][0]) if trick else (0, 0)
         for (seat, _), c in zip(pos.trick[1:], trick[1:], strict=True):
@@ -341,33 +513,28 @@ class _Root:
         """Can the side to move take ``need`` tricks after it plays the compact ``card``?"""
         s = self.search
         seat, k = self.pos.to_move, self.k
-        hands = s.hands
-        hand = hands[seat]
-        hands[seat] = hand ^ (1 << card)
-        s.trick[k] = card
-        try:
-            if k == 0:
-                return s._next(seat, 1, need, _SUIT_OF[card], card, seat)
-            best, winner = self.best, self.winner
-            suit, bsuit = _SUIT_OF[card], _SUIT_OF[best]
-            if (suit == bsuit and card > best) or (suit == s.trump and bsuit != s.trump):
-                best, winner = card, seat
-            if k == s.n - 1:
-                return s._end_trick(winner, need)
-            return s._next(seat, k + 1, need, self.led, best, winner)
-        finally:
-            hands[seat] = hand
+        state = self.state ^ (1 << (card + s.shift[seat]))
+        lens = self.lens - s.units[4 * seat + _SUIT_OF[card]]
+        played = self.played | 1 << card
+        nxt = s.next_seat[seat]
+        if k == 0:
+            return s.play(state, lens, nxt, 1, need, _SUIT_OF[card], card, seat, played)
+        best, winner = self.best, self.winner
+        suit, bsuit = _SUIT_OF[card], _SUIT_OF[best]
+        if (suit == bsuit and card > best) or (suit == s.trump and bsuit != s.trump):
+            best, winner = card, seat
+        if k == s.n - 1:
+            return s.finish_trick(state, lens, seat, played, best, winner, need)
+        return s.play(state, lens, nxt, k + 1, need, self.led, best, winner, played)
 
     def groups(self) -> dict[int, list[int]]:
         """Each run of equal legal cards: compact representative -> the real cards."""
         pos = self.pos
         legal = pos.legal_cards()
-        hand = self.search.hands[pos.to_move]
-        compact_legal = 0
+        hand = self.hands[pos.to_move]
         back: dict[int, int] = {}
         for c, r in self.to_compact.items():
             if legal >> c & 1:
-                compact_legal |= 1 << r
                 back[r] = c
         out: dict[int, list[int]] = {}
         for r in sorted(back, reverse=True):
