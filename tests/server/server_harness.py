@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -127,7 +128,9 @@ class Client:
             query.append(f"since={since}")
         if query:
             url += "?" + "&".join(query)
-        self.ws: ClientConnection = connect(url, open_timeout=TIMEOUT, max_size=2**22, legacy=True)
+        self.ws: ClientConnection = connect(
+            url, open_timeout=TIMEOUT, max_size=2**22, max_queue=None, legacy=True
+        )
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self._ids = 0
@@ -214,3 +217,48 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(**values)
+
+
+def drain(client: Client, wait: float = 0.0) -> None:
+    """Read whatever has arrived (waiting up to ``wait`` for the first message)."""
+    try:
+        client.recv(wait)
+        while True:
+            client.recv(0.0)
+    except TimeoutError:
+        pass
+
+
+def drive(clients: list[Client], rng: random.Random, timeout: float = 60.0) -> None:
+    """Play every client's turns with random legal actions until the game is over for all."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for client in clients:
+            drain(client)
+        if all(c.state is not None and c.view["is_over"] for c in clients):
+            return
+        movers = [c for c in clients if c.state is not None and c.view["legal"]]
+        if not movers:
+            drain(clients[0], 0.05)
+            continue
+        mover = rng.choice(movers)
+        answer = mover.act(rng.choice(mover.view["legal"]))
+        assert answer["type"] == "ack", answer
+    raise AssertionError("the game did not end in time")
+
+
+def log_of(client: Client) -> list[tuple[int, int, str]]:
+    """The actions this client saw, as (seq, seat, action), from the ``last`` of its states."""
+    return [
+        (m["last"]["seq"], m["last"]["seat"], m["last"]["action"])
+        for m in client.messages
+        if m["type"] == "state" and m["last"]
+    ]
+
+
+def assert_gap_free(client: Client) -> None:
+    """Each state's seq is the previous one or the next one."""
+    seqs = [m["seq"] for m in client.messages if m["type"] == "state"]
+    assert seqs, "no state received"
+    for a, b in itertools.pairwise(seqs):
+        assert b in (a, a + 1), f"seq went from {a} to {b}"

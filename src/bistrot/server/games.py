@@ -10,6 +10,8 @@ seed, replays stored actions, and asks who won.  Each engine module is imported 
 (4, 0)
 >>> spec.winners(rules, {"winner": 1, "tokens": [3, 5], "hands": 4})
 [1, 3]
+>>> spec.replay(rules, 42, [(0, "trump H")]).actions
+['trump H']
 >>> get_game("chess")
 Traceback (most recent call last):
 ...
@@ -18,7 +20,7 @@ ValueError: unknown game 'chess'; the games are omi, oti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -55,14 +57,26 @@ class GameSpec:
         """A new game."""
         return self.game_class.new(rules, seed)
 
-    def replay(self, rules: Any, seed: int, actions: Sequence[str]) -> Any:
-        """The game after ``actions`` (as the engine recorded them)."""
-        return self.game_class.replay(rules, seed, list(actions))
+    def replay(self, rules: Any, seed: int, actions: Iterable[tuple[int, str]]) -> Any:
+        """The game after ``actions``, each ``(seat, text)`` as the table stored it."""
+        game = self.game_class.new(rules, seed)
+        for seat, text in actions:
+            game.apply(text, seat=seat)
+        return game
 
     @staticmethod
     def players(rules: Any) -> int:
         """Seats at the table."""
         return int(rules.players)
+
+
+def action_text(entry: str | tuple[int, str]) -> str:
+    """The text of one entry of an engine's ``actions`` log (Oti logs ``(seat, text)`` pairs).
+
+    >>> action_text("play TH"), action_text((2, "ready"))
+    ('play TH', 'ready')
+    """
+    return entry if isinstance(entry, str) else entry[1]
 
 
 def _omi_winners(rules: Any, summary: dict[str, Any]) -> list[int]:
@@ -79,11 +93,7 @@ def _oti_winners(rules: Any, summary: dict[str, Any]) -> list[int]:
 
 
 def _oti_summary(game: Any) -> dict[str, Any]:
-    summary: dict[str, Any] = {"winner": game.winner}
-    finish = getattr(game, "finish_order", None) or getattr(game, "ranking", None)
-    if finish is not None:
-        summary["finish_order"] = list(finish)
-    return summary
+    return {"winner": game.winner, "ranking": list(game.ranking), "end_reason": game.end_reason}
 
 
 _RESULTS = {"omi": (_omi_summary, _omi_winners), "oti": (_oti_summary, _oti_winners)}

@@ -28,7 +28,7 @@ from bistrot.errors import IllegalAction
 from bistrot.seeding import derive
 from bistrot.server.botrunner import BotRunner, fallback_level
 from bistrot.server.fanout import Audience, FanOut, Subscriber
-from bistrot.server.games import get_game
+from bistrot.server.games import action_text, get_game
 from bistrot.server.protocol import ApiError, ack, dumps, reject
 from bistrot.server.settings import Settings
 from bistrot.server.storage import EventRecord, SeatRecord, Storage, StoredTable, new_secret, secret_hash
@@ -86,7 +86,7 @@ class Table:
         self.rules = self.spec.rules_from_dict(dict(self.record.rules))
         self.players = self.spec.players(self.rules)
         self.history: list[EventRecord] = list(stored.events)
-        self.game = self.spec.replay(self.rules, self.record.seed, [e.action for e in self.history])
+        self.game = self._rebuild(self.history)
         self.seq = len(self.history)
         if self.seq != self.record.seq or any(e.seq != i for i, e in enumerate(self.history, 1)):
             raise ValueError(f"table {self.id}: its events are not numbered 1 to {self.record.seq}")
@@ -105,6 +105,9 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._last_change = time.monotonic()
         self.idle_since = time.monotonic()
+
+    def _rebuild(self, events: list[EventRecord]) -> Any:
+        return self.spec.replay(self.rules, self.record.seed, [(e.actor, e.action) for e in events])
 
     # ------------------------------------------------------------------ the actor
 
@@ -268,9 +271,7 @@ class Table:
         # One state per seq, so nobody sees a gap; engines log one action per apply, but an
         # engine logging several gets its intermediate states rebuilt.
         for event in events[:-1]:
-            game = self.spec.replay(
-                self.rules, self.record.seed, [e.action for e in self.history[: event.seq]]
-            )
+            game = self._rebuild(self.history[: event.seq])
             for audience in self._audiences():
                 self.services.fanout.publish(self.id, audience, self._state(game, event.seq, audience, event))
         self._broadcast(events[-1])
@@ -303,10 +304,10 @@ class Table:
         limit = self.services.settings.replay_limit
         if since is None or not 0 <= since < self.seq or self.seq - since > limit:
             return [self._state(self.game, self.seq, audience, None)]
-        game = self.spec.replay(self.rules, self.record.seed, [e.action for e in self.history[:since]])
+        game = self._rebuild(self.history[:since])
         texts = []
         for event in self.history[since:]:
-            game.apply_all([event.action])
+            game.apply(event.action, seat=event.actor)
             texts.append(self._state(game, event.seq, audience, event))
         return texts
 
@@ -400,7 +401,7 @@ class Table:
         game = self.game
         before = len(game.actions)
         game.apply(action, seat=seat)  # IllegalAction leaves the game unchanged
-        texts = game.actions[before:]
+        texts = [action_text(a) for a in game.actions[before:]]
         if not texts:
             raise RuntimeError(f"the {self.record.game} engine accepted {action!r} but logged no action")
         now = time.time()
@@ -413,7 +414,7 @@ class Table:
         try:
             await self.services.storage.append(self.id, events, status, result)
         except BaseException as err:
-            self.game = self.spec.replay(self.rules, self.record.seed, game.actions[:before])
+            self.game = self._rebuild(self.history)
             if isinstance(err, Exception):
                 log.error("table %s: storing seq %d failed: %s", self.id[:6], events[0].seq, err)
                 raise StorageFailed from err
