@@ -125,3 +125,20 @@ def test_trump_choice_is_evidence_about_the_choosers_hand() -> None:
             rng = random.Random(seed)
             totals[evidence] += sum((sampler.sample(rng)[0] & SUIT_MASKS[0]).bit_count() for _ in range(150))
     assert totals[True] > 1.15 * totals[False]
+
+
+def test_a_ruff_passed_up_is_evidence_of_no_trumps() -> None:
+    # Seat 1, void in spades, discards a club under the opponents' ace instead of trumping:
+    # seat 2's samples then more often leave seat 1 without hearts (trumps).
+    game = OmiGame.from_deal(OmiRules(), [h.split() for h in (
+        "AS KS QS JS 7H 7D 8D 9D", "AC KC QC JC TC 9C 8H 9H",
+        "TS 9S 8S 7S TH JH 7C 8C", "QH KH AH TD JD QD KD AD")])
+    game.apply_all(["trump H", "play AS", "play 9C"])
+    know = Knowledge.from_view(game.view(2))
+    no_trumps = {}
+    for evidence in (False, True):
+        sampler = DealSampler(know, play_evidence=evidence)
+        rng = random.Random(3)
+        no_trumps[evidence] = sum(not sampler.sample(rng)[1] & SUIT_MASKS[1] for _ in range(400))
+    # Uniformly about 3.4% of layouts (C(13,7)/C(19,7)); with the evidence several times more.
+    assert no_trumps[False] < 30 and no_trumps[True] > 2 * no_trumps[False] + 10

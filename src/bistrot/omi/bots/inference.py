@@ -11,6 +11,11 @@ importance resampling, weighting a candidate by the probability that the chooser
 trump they named (:func:`~.trump_table.choice_probabilities`) from four of their eight original
 cards picked at random as the first batch.
 
+So is the play (``play_evidence=True``): a player who, with an opponent winning the trick,
+discarded instead of trumping probably held no trump that would have won; a player who, last to
+play, followed suit without beating the opponents' card probably held nothing of the suit that
+beats it.  A layout that gives them such a card then is weighted by :data:`UNLIKELY` per event.
+
 >>> import random
 >>> from bistrot.omi import OmiGame, OmiRules
 >>> from bistrot.omi.bots.tracking import Knowledge
@@ -31,10 +36,12 @@ import random
 from functools import cache
 from math import comb
 
-from bistrot.cards import SUIT_MASKS, bits
+from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
 from bistrot.omi.bots.tracking import Knowledge
 
 FIRST_BATCH = 4
+#: Likelihood of a play that passes up an obvious win (see the module docstring).
+UNLIKELY = 0.2
 
 
 @cache
@@ -56,7 +63,8 @@ def _multinomial(parts: tuple[int, ...]) -> int:
 class DealSampler:
     """Uniform layouts of the unseen cards given the counts and voids in ``know``."""
 
-    def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 6) -> None:
+    def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
+                 play_evidence: bool = False) -> None:
         self.know = know
         self.others = [s for s in range(know.players) if s != know.seat]
         self.suit_cards = [list(bits(know.unseen & SUIT_MASKS[s])) for s in range(4)]
@@ -79,6 +87,7 @@ class DealSampler:
         )
         self.pool = pool
         self._chooser_index = self.others.index(chooser) if self.evidence else -1
+        self.events = _passed_up_wins(know, self.others) if play_evidence else []
 
     def count(self) -> int:
         """The number of layouts consistent with the observations (before the evidence)."""
@@ -138,6 +147,15 @@ class DealSampler:
         return hands
 
     def _weight(self, hands: list[int], rng: random.Random) -> float:
+        weight = 1.0
+        for index, cards in self.events:
+            if hands[index] & cards:
+                weight *= UNLIKELY
+        if self.evidence:
+            weight *= self._trump_weight(hands, rng)
+        return weight
+
+    def _trump_weight(self, hands: list[int], rng: random.Random) -> float:
         from bistrot.omi.bots.trump_table import choice_probabilities
 
         know = self.know
@@ -149,7 +167,7 @@ class DealSampler:
 
     def sample(self, rng: random.Random) -> list[int]:
         """One layout: the hand (card set) of every seat, this seat's own included."""
-        if not self.evidence:
+        if not self.evidence and not self.events:
             chosen = self._uniform(rng)
         else:
             pool = [self._uniform(rng) for _ in range(self.pool)]
@@ -160,3 +178,43 @@ class DealSampler:
         for i, seat in enumerate(self.others):
             hands[seat] = chosen[i]
         return hands
+
+
+def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int]]:
+    """``(index in others, cards)``: a player passed up a win they would have had with any of
+    ``cards``, which they may still hold (cards they played later prove nothing new)."""
+    from bistrot.omi.bots.tracking import trick_winner
+
+    trump = know.trump
+    if trump is None:
+        return []
+    n = know.players
+    events = []
+    for k, trick in enumerate(know.history):
+        led = trick[0][1] // SUIT_BITS
+        for i in range(1, len(trick)):
+            seat, card = trick[i]
+            if seat == know.seat:
+                continue
+            winner, best = trick_winner(trick[:i], trump)
+            if know.side_of(winner) == know.side_of(seat):
+                continue
+            suit = card // SUIT_BITS
+            best_is_trump = best // SUIT_BITS == trump
+            if suit != led and suit != trump:
+                # Discarded while an opponent was winning: would a trump have won?
+                cards = SUIT_MASKS[trump] & (~((2 << best) - 1) if best_is_trump else -1)
+            elif suit == led and i == n - 1 and not best_is_trump and card < best:
+                # Last to play, followed low under the opponents' card.
+                cards = SUIT_MASKS[led] & ~((2 << best) - 1)
+            else:
+                continue
+            later = 0
+            for t in know.history[k:]:
+                for s, c in t:
+                    if s == seat:
+                        later |= 1 << c
+            cards &= know.unseen
+            if cards and not cards & later:
+                events.append((others.index(seat), cards))
+    return events

@@ -75,6 +75,8 @@ class Knowledge:
     chooser: int
     leads: list[tuple[int, int]] = field(default_factory=list)
     discards: list[list[int]] = field(default_factory=list)
+    history: list[list[tuple[int, int]]] = field(default_factory=list)
+    """Every trick of the hand so far as ``(seat, card)`` in play order, the one in progress last."""
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
@@ -87,9 +89,11 @@ class Knowledge:
         voids = [0] * n
         leads: list[tuple[int, int]] = []
         discards: list[list[int]] = [[] for _ in range(n)]
+        history: list[list[tuple[int, int]]] = []
 
         def record(trick: list[tuple[int, int]]) -> None:
             led = trick[0][1] // SUIT_BITS
+            history.append(trick)
             leads.append(trick[0])
             for seat, card in trick:
                 played_by[seat] |= 1 << card
@@ -115,7 +119,7 @@ class Knowledge:
             seat=view["seat"], players=n, rules=rules, hand=hand, trump=trump, trick=trick,
             played=played, played_by=played_by, voids=voids, counts=list(view["hand_counts"]),
             tricks_won=list(view["tricks_won"]), tricks_done=len(view["tricks"]),
-            chooser=view["chooser"], leads=leads, discards=discards,
+            chooser=view["chooser"], leads=leads, discards=discards, history=history,
         )
 
     @property

@@ -1,0 +1,265 @@
+"""The ``hard`` Omi player: sampled deals solved double dummy, scored in tokens.
+
+For each card decision it draws layouts of the unseen cards consistent with everything the seat
+has seen (:class:`~.inference.DealSampler`: cards played, voids shown, hand counts, the
+chooser's trump choice as evidence about their first four cards, and wins passed up as evidence
+of the cards a player lacked), solves each layout with all
+hands open (:func:`bistrot.omi.dd.solve`, DDS when installed), and turns the tricks each legal
+card then takes into what the hand is worth **in tokens** (:func:`hand_value`: 5 tricks win,
+4 : 4 carries, 8 is kapothi, an announced kapothi risks 4 tokens, the carry goes to the winner).
+It plays the card of best mean value, ties going to the card that takes more tricks, then to a
+card that is not a trump, then to the lowest.  This is perfect-information Monte Carlo (PIMC),
+as in the best Skat and bridge programs.
+
+The search is *anytime*: it stops at the ``budget`` (seconds, default 0.5), at ``max_samples``,
+or as soon as the best card is clearly ahead of every other (each paired difference more than two
+standard errors, or no difference at all).  ``samples=N`` instead solves exactly N layouts with no
+clock, so that seeded play is reproducible; each decision's random source is derived from the
+seed and the view alone.
+
+Trump: the table of :mod:`.trump_table` (four players).  Announced kapothi: announced when the
+sampled chance of taking the last two tricks makes it worth more than the plain win.
+
+**Three players**: the solver's paranoid mode (this seat against the other two together) gives the
+tricks this seat can make; :func:`hand_value` turns them into tokens assuming the other two share
+the rest at random.  Trump with three players uses the medium player's rule (the table is for the
+32-card deck).
+
+>>> from bistrot.omi import OmiGame, OmiRules
+>>> game = OmiGame.new(OmiRules(), seed=11)
+>>> bot = HardOmiBot(seed=1, samples=4)
+>>> while not game.results:
+...     action = bot.act(game.view(game.to_move))
+...     game.apply(action)
+>>> sum(game.results[0]["tricks"])
+8
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+from math import comb
+from typing import Any
+
+from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_BITS, SUIT_LETTERS
+from bistrot.omi.bots.inference import DealSampler
+from bistrot.omi.bots.medium import choose_trump as medium_trump
+from bistrot.omi.bots.tracking import Knowledge
+from bistrot.omi.rules import HAND_SIZE
+
+Solver = Callable[[Any], Mapping[int, int]]
+
+DEFAULT_BUDGET = 0.5
+MIN_SAMPLES = 20
+MAX_SAMPLES = 200
+CHECK_EVERY = 4
+
+
+def hand_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
+               tokens: list[int] | None = None) -> float:
+    """Tokens this seat's side gains (negative: the opponents gain) if it ends with ``tricks``.
+
+    ``tricks`` counts the whole hand for this seat's side (tricks already won included);
+    ``announced`` is the side that announced kapothi, if any.  With three players, the other two
+    are assumed to share the tricks still to come at random, and their gains count half each.
+
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> game = OmiGame.new(OmiRules(), seed=3)
+    >>> game.apply("trump S")
+    >>> know = Knowledge.from_view(game.view(1))  # seat 1 is not on the chooser's side
+    >>> [hand_value(know, t, None, 0) for t in (0, 3, 4, 5, 8)]
+    [-3, -1, 0, 2, 3]
+    """
+    rules = know.rules
+    me = know.side_of(know.seat)
+    chooser_side = know.side_of(know.chooser)
+    if know.players == 3:
+        return _three_player_value(know, tricks, carry)
+    theirs = HAND_SIZE - tricks
+    if announced is not None:
+        if announced == me:
+            return 3 + carry if tricks == HAND_SIZE else -(4 + carry)
+        return -(3 + carry) if theirs == HAND_SIZE else 4 + carry
+    if tricks == theirs:
+        return 0
+    win = tricks > theirs
+    best = max(tricks, theirs)
+    side = me if win else 1 - me
+    if best == HAND_SIZE and rules.kapothi != "announced":  # unannounced, 8 is a plain win there
+        gain = 3 + carry
+        if rules.kapothi == "wins_match" and tokens is not None:
+            gain = max(gain, rules.target - tokens[side])
+    else:
+        gain = (1 if side == chooser_side else 2) + carry
+    return gain if win else -gain
+
+
+def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
+    me = know.seat
+    others = [s for s in range(3) if s != me]
+    won = know.tricks_won
+    rest = HAND_SIZE - tricks - won[others[0]] - won[others[1]]
+    if rest < 0:
+        return 0.0
+    value = 0.0
+    for k in range(rest + 1):
+        p = comb(rest, k) / 2**rest
+        finals = {me: tricks, others[0]: won[others[0]] + k, others[1]: won[others[1]] + rest - k}
+        most = max(finals.values())
+        leaders = [s for s, t in finals.items() if t == most]
+        if len(leaders) > 1:
+            continue
+        winner = leaders[0]
+        gain = (3 if most == HAND_SIZE else 1 if winner == know.chooser else 2) + carry
+        value += p * (gain if winner == me else -gain / 2)
+    return value
+
+
+_warmed = False
+
+
+def _default_solver() -> Solver:
+    """:func:`bistrot.omi.dd.solve`, called once on a one-card position so that DDS's one-time set-up
+    (about 1.5 s) happens when the bot is made rather than in its first decision."""
+    global _warmed
+    from bistrot.omi.dd import Position, solve
+
+    if not _warmed:
+        solve(Position(hands=(1 << 12, 1 << 11, 1 << 10, 1 << 9), trump=0))
+        _warmed = True
+    return solve
+
+
+class HardOmiBot:
+    """PIMC with a double-dummy solver: see the module docstring.
+
+    Options: ``budget`` (seconds per decision, default 0.5), ``samples`` (a fixed number of
+    layouts and no clock, for reproducible play), ``max_samples``, ``evidence`` (use the trump
+    choice as evidence, default on), ``play_evidence`` (read wins passed up as evidence, default
+    on), ``solver`` (a function ``Position -> {card: tricks}``,
+    default :func:`bistrot.omi.dd.solve`).
+    """
+
+    level = "hard"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = DEFAULT_BUDGET,
+        samples: int | None = None,
+        max_samples: int = MAX_SAMPLES,
+        evidence: bool = True,
+        play_evidence: bool = True,
+        solver: Solver | None = None,
+        **options: Any,
+    ) -> None:
+        self.seed = seed
+        self.budget = float(budget)
+        self.samples = None if samples is None else int(samples)
+        self.max_samples = int(max_samples)
+        self.evidence = bool(evidence)
+        self.play_evidence = bool(play_evidence)
+        self.solver = solver or _default_solver()
+        self.last_samples = 0
+
+    def act(self, view: Mapping[str, Any]) -> str:
+        legal: list[str] = list(view["legal"])
+        if not legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        if legal[0].startswith("trump"):
+            return "trump " + SUIT_LETTERS[self._choose_trump(view)]
+        plays = [a for a in legal if a.startswith("play ")]
+        if len(plays) == 1 and "kapothi" not in legal:
+            self.last_samples = 0
+            return plays[0]
+        know = Knowledge.from_view(view)
+        rng = random.Random(
+            f"{self.seed}:{view['hand_number']}:{len(view['tricks'])}:{len(view['trick'])}:{know.hand}"
+        )
+        cards = [CARD_BY_NAME[a[5:]] for a in plays]
+        action = self._search(know, view, cards, "kapothi" in legal, rng)
+        return action
+
+    def _choose_trump(self, view: Mapping[str, Any]) -> int:
+        hand = [CARD_BY_NAME[c] for c in view["hand"]]
+        if view["players"] == 4 and len(hand) == 4:
+            from bistrot.omi.bots.trump_table import best_suit
+
+            return best_suit(hand)
+        return medium_trump(hand)
+
+    def _search(self, know: Knowledge, view: Mapping[str, Any], cards: list[int], may_announce: bool,
+                rng: random.Random) -> str:
+        from bistrot.omi.dd import Position
+
+        sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence)
+        me = know.side_of(know.seat)
+        won = know.tricks_won[me]
+        announced = view.get("kapothi_announced")
+        carry = int(view.get("carry") or 0)
+        tokens = list(view.get("tokens") or [0] * know.rules.sides)
+        values: dict[int, list[float]] = {c: [] for c in cards}
+        tricks: dict[int, float] = dict.fromkeys(cards, 0.0)
+        announce_values: dict[int, list[float]] = {c: [] for c in cards}
+        trick = tuple(know.trick)
+        start = time.perf_counter()
+        target = self.samples if self.samples is not None else self.max_samples
+        value_of: dict[tuple[int, int | None], float] = {}
+
+        def value(total: int, side: int | None) -> float:
+            key = (total, side)
+            if key not in value_of:
+                value_of[key] = hand_value(know, total, side, carry, tokens)
+            return value_of[key]
+
+        n = 0
+        while n < target:
+            hands = sampler.sample(rng)
+            pos = Position(hands=tuple(hands), trump=know.trump, trick=trick, to_move=know.seat,
+                           players=know.players)
+            solved = self.solver(pos)
+            for card in cards:
+                t = solved[card]
+                values[card].append(value(won + t, announced))
+                tricks[card] += t
+                if may_announce:
+                    announce_values[card].append(value(won + t, me))
+            n += 1
+            if self.samples is None:
+                if time.perf_counter() - start >= self.budget:
+                    break
+                if n >= MIN_SAMPLES and n % CHECK_EVERY == 0 and _settled(values):
+                    break
+        self.last_samples = n
+        trump = know.trump
+
+        def cheap(card: int) -> tuple[bool, int]:
+            return card // SUIT_BITS != trump, -(card % SUIT_BITS)  # keep trumps and high cards
+
+        best = max(cards, key=lambda c: (sum(values[c]), tricks[c], *cheap(c)))
+        if may_announce:
+            best_announced = max(cards, key=lambda c: (sum(announce_values[c]), tricks[c], *cheap(c)))
+            if sum(announce_values[best_announced]) > sum(values[best]):
+                return "kapothi"
+        return "play " + CARD_NAMES[best]
+
+
+def _settled(values: Mapping[int, list[float]]) -> bool:
+    """Whether the leading card is ahead of each other by more than two standard errors (paired)."""
+    best = max(values, key=lambda c: sum(values[c]))
+    top = values[best]
+    n = len(top)
+    for card, other in values.items():
+        if card == best:
+            continue
+        diffs = [a - b for a, b in zip(top, other, strict=True)]
+        if not any(diffs):
+            continue  # the same value in every layout: nothing to learn
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean - 2 * math.sqrt(var / n) <= 0:
+            return False
+    return True

@@ -1,0 +1,99 @@
+"""The trump-choice table: what each suit is worth as trump, from the chooser's first 4 cards.
+
+Up to a renaming of suits there are 2,262 different four-card hands from the 32-card deck.  For
+each, ``scripts/make_trump_table.py`` dealt the 28 other cards many times and solved every deal
+double dummy with each suit as trump (the chooser leads), scoring the hand in tokens for the
+chooser's team (+1 for 5 to 7 tricks, +3 for all 8, 0 for 4 : 4, -2 when beaten, -3 for none).
+The table ships as ``data/trump_table.json``: the hard bot chooses the suit of highest value, and
+reads another chooser's choice as evidence about their first four cards.
+
+A hand's *shape key* lists its suits from the longest (then the highest ranks) down, each as the
+ranks held (``-`` for none), e.g. ``AJ8.K.-.-``; the table gives one value per place in that order.
+
+>>> from bistrot.cards import CARD_BY_NAME
+>>> hand = [CARD_BY_NAME[c] for c in "AH JH 8H KC".split()]
+>>> shape_key(hand)
+('AJ8.K.-.-', (1, 3, 0, 2))
+>>> values = suit_values(hand)
+>>> max(range(4), key=values.__getitem__)  # hearts
+1
+>>> len(load_table())
+2262
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from bistrot.cards import RANK_LETTERS, SUIT_BITS
+
+TABLE_FILE = "trump_table.json"
+#: Tokens for the chooser's team by the tricks it takes, as the table was built.
+CHOOSER_TOKENS = (-3, -2, -2, -2, 0, 1, 1, 1, 3)
+
+
+def _holding(hand: Sequence[int], suit: int) -> int:
+    mask = 0
+    for card in hand:
+        if card // SUIT_BITS == suit:
+            mask |= 1 << (card % SUIT_BITS)
+    return mask
+
+
+def _ranks_text(mask: int) -> str:
+    return "".join(RANK_LETTERS[r] for r in range(12, -1, -1) if mask >> r & 1) or "-"
+
+
+def shape_key(hand: Sequence[int]) -> tuple[str, tuple[int, ...]]:
+    """The hand's shape key and the suit in each place of it (longest, then highest, first)."""
+    holdings = [_holding(hand, suit) for suit in range(4)]
+    order = sorted(range(4), key=lambda s: (holdings[s].bit_count(), holdings[s], -s), reverse=True)
+    return ".".join(_ranks_text(holdings[s]) for s in order), tuple(order)
+
+
+@cache
+def load_table() -> dict[str, list[float]]:
+    """The shipped table: shape key -> value of each place as trump (tokens to the chooser's team)."""
+    text = resources.files("bistrot.omi.bots").joinpath("data", TABLE_FILE).read_text()
+    data = json.loads(text)
+    return {key: list(values) for key, values in data["values"].items()}
+
+
+def suit_values(hand: Sequence[int]) -> list[float]:
+    """The table's value of each suit (S, H, D, C) as trump for the first four cards ``hand``."""
+    if len(hand) != 4:
+        raise ValueError(f"the table is for the chooser's first 4 cards, not {len(hand)}")
+    key, order = shape_key(hand)
+    values = load_table()[key]
+    result = [0.0] * 4
+    for place, suit in enumerate(order):
+        result[suit] = values[place]
+    return result
+
+
+def best_suit(hand: Sequence[int]) -> int:
+    """The suit of highest value (ties to the longer, then stronger, holding)."""
+    values = suit_values(hand)
+    _, order = shape_key(hand)
+    return max(order, key=lambda s: (values[s], -order.index(s)))
+
+
+def choice_probabilities(hand: Sequence[int], temperature: float = 0.25, floor: float = 0.05) -> list[float]:
+    """How likely a chooser holding ``hand`` first is to name each suit: a softmax of the values.
+
+    ``floor`` keeps every suit possible (people do not all choose by the table).
+
+    >>> from bistrot.cards import CARD_BY_NAME
+    >>> p = choice_probabilities([CARD_BY_NAME[c] for c in "AH JH 8H KC".split()])
+    >>> round(sum(p), 6), p[1] > 0.8
+    (1.0, True)
+    """
+    values = suit_values(hand)
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [(1 - floor) * w / total + floor / 4 for w in weights]
