@@ -178,15 +178,16 @@ def parse_hand(text: str) -> int:
 
     >>> str(CardSet(parse_hand("AK7.QJ.T9.K8")))
     'AS KS 7S QH JH TD 9D KC 8C'
-    >>> parse_hand("AK.QJ.T9")
+    >>> parse_hand("AK.QJ.T9")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: 'AK.QJ.T9' is not a hand: write four suits spades.hearts.diamonds.clubs, e.g. AK7.QJ.T9.K8
+    ValueError: 'AK.QJ.T9' is not a hand: write four suits spades.hearts.diamonds.clubs, ...
     """
     parts = text.strip().split(".")
     if len(parts) != 4:
         raise ValueError(
-            f"{text!r} is not a hand: write four suits spades.hearts.diamonds.clubs, e.g. AK7.QJ.T9.K8"
+            f"{text!r} is not a hand: write four suits spades.hearts.diamonds.clubs, e.g. AK7.QJ.T9.K "
+            "(a void suit left empty or '-')"
         )
     mask = 0
     for suit, part in enumerate(parts):
