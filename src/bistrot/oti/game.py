@@ -553,6 +553,7 @@ class OtiGame:
         self._do(seat, kind, arg)
 
     def _do(self, seat: int, kind: int, arg: int) -> None:
+        logging = self.history is not None
         if kind == MOVE_PLAY:
             src = _SRC_HAND if self.hands[seat] else _SRC_UP
             if src == _SRC_HAND:
@@ -564,22 +565,26 @@ class OtiGame:
             self.pile.extend(cards)
             if src == _SRC_HAND and self.draw_pos < len(self.draw):
                 self._draw(seat)
-            self._after_play(seat, RANK_OF[cards[0]], len(cards), {
+            event = {
                 "seat": seat, "action": play_text(arg), "cards": [CARD_NAMES[c] for c in cards],
                 "from": _SOURCE_NAMES[src],
-            })
+            } if logging else None
+            self._after_play(seat, RANK_OF[cards[0]], len(cards), event)
         elif kind == MOVE_PICKUP:
-            event = {"seat": seat, "action": PICKUP, "cards": [CARD_NAMES[c] for c in self.pile]}
+            event = {"seat": seat, "action": PICKUP, "cards": [CARD_NAMES[c] for c in self.pile]} \
+                if logging else None
             self._pick_up(seat, 0, event)
         elif kind == MOVE_FLIP:
             card = self.down[seat][0]
             self.down[seat] = self.down[seat][1:]
-            event = {"seat": seat, "action": FLIP, "cards": [CARD_NAMES[card]], "from": FACE_DOWN}
+            event = {"seat": seat, "action": FLIP, "cards": [CARD_NAMES[card]], "from": FACE_DOWN} \
+                if logging else None
             if self.fits(card):
                 self.pile.append(card)
                 self._after_play(seat, RANK_OF[card], 1, event)
             else:
-                event["picked"] = [CARD_NAMES[c] for c in self.pile]
+                if event is not None:
+                    event["picked"] = [CARD_NAMES[c] for c in self.pile]
                 self._pick_up(seat, 1 << card, event)
         elif kind == MOVE_SWAP:
             h, u = 1 << (arg >> 6), 1 << (arg & 63)
@@ -593,8 +598,8 @@ class OtiGame:
             if all(self.ready):
                 self._start_play()
 
-    def _log(self, event: dict[str, Any]) -> None:
-        if self.history is not None:
+    def _log(self, event: dict[str, Any] | None) -> None:
+        if self.history is not None and event is not None:
             self.history.append(event)
 
     def _draw(self, seat: int) -> None:
@@ -606,7 +611,7 @@ class OtiGame:
             missing -= 1
         self.hands[seat] = hand
 
-    def _after_play(self, seat: int, rank: int, count: int, event: dict[str, Any]) -> None:
+    def _after_play(self, seat: int, rank: int, count: int, event: dict[str, Any] | None) -> None:
         pile = self.pile
         if rank == 10:
             effect = "close" if count == CLOSE else "burn"
@@ -619,10 +624,11 @@ class OtiGame:
         if effect in ("burn", "close"):
             self.burnt |= _mask(pile)
             self.pile = []
-        if effect:
+        if effect and event is not None:
             event["effect"] = effect
         if not (self.hands[seat] or self.up[seat] or self.down[seat]):
-            event["out"] = True
+            if event is not None:
+                event["out"] = True
             self._log(event)
             self._finish(seat)
             return
@@ -632,7 +638,7 @@ class OtiGame:
         else:
             self._pass(seat)
 
-    def _pick_up(self, seat: int, extra: int, event: dict[str, Any]) -> None:
+    def _pick_up(self, seat: int, extra: int, event: dict[str, Any] | None) -> None:
         taken = _mask(self.pile) | extra
         self.hands[seat] |= taken
         self.known[seat] |= taken

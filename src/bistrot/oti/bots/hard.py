@@ -1,0 +1,197 @@
+"""The ``hard`` Oti player: determinized Monte Carlo search over the cards it cannot see.
+
+For each decision with a real choice it deals the unseen cards at random, consistently with
+everything its seat has seen (:mod:`.sampling`), and plays every candidate move on that deal to
+the end of the game with the medium player's rules of thumb for everybody (a *playout*).  The
+same deals are used for every candidate (common random numbers), and it keeps dealing until its
+time budget is spent (default 0.5 s), the choice is settled (the leader is clearly ahead on the
+same deals, or the candidates cannot be told apart) or 400 deals are done; with
+``iterations=N`` it deals exactly N times: the reproducible mode for tests.  The move with
+the most wins is played.
+
+Suits never matter in Oti, so candidates are values and counts (``play 7S 7H`` and
+``play 7D 7C`` are one candidate).  Forced moves are played at once; the swap before play
+follows the medium player's rule.
+
+>>> from bistrot.oti import OtiGame, OtiRules
+>>> game = OtiGame.from_position(OtiRules(players=2), ["3D 9S TS", "4C 6C"],
+...     ["", ""], ["", ""], pile="QH KH")
+>>> HardOtiBot(seed=1, iterations=20).act(game.view(0))  # burn the pile, keep the 3 for later
+'play TS'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from bistrot.cards import CARD_BY_NAME
+from bistrot.oti.bots.common import legal_or_fail
+from bistrot.oti.bots.medium import MediumOtiBot
+from bistrot.oti.bots.policy import choose_play
+from bistrot.oti.bots.sampling import determinize
+from bistrot.oti.game import (
+    _SRC_DOWN,
+    _SRC_HAND,
+    MOVE_FLIP,
+    MOVE_PICKUP,
+    MOVE_PLAY,
+    RANK_OF,
+    OtiGame,
+    parse_action,
+)
+from bistrot.oti.rules import OtiRules
+
+DEFAULT_BUDGET = 0.5
+MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 400, 8
+"""With a time budget, search stops early once :func:`settled` after at least MIN_DEALS deals
+(checked every CHECK_EVERY), and never searches more than MAX_DEALS deals."""
+CLEAR = 2.5
+MAX_PLAYOUT = 1000
+"""Moves after which a playout is scored by the cards left (games rarely get near it)."""
+
+
+def playout(game: OtiGame, seat: int, max_moves: int = MAX_PLAYOUT) -> float:
+    """Play ``game`` to the end with the rules of thumb for everybody; ``seat``'s score:
+    1 for a win, 0 for a loss; with ``play_to_last``, 1 for first down to 0 for last."""
+    hands, up = game.hands, game.up
+    moves = 0
+    while game.phase != "over" and moves < max_moves:
+        mover = game._to_move
+        src = game._source(mover)
+        if src == _SRC_DOWN:
+            game._do(mover, MOVE_FLIP, 0)
+        else:
+            mask = choose_play(hands[mover] if src == _SRC_HAND else up[mover], game.pile)
+            game._do(mover, MOVE_PLAY if mask else MOVE_PICKUP, mask)
+        moves += 1
+    return score(game, seat)
+
+
+def score(game: OtiGame, seat: int) -> float:
+    """What a finished (or abandoned) playout is worth to ``seat``."""
+    n = game.rules.players
+    if game.phase != "over":  # abandoned: rank by cards left
+        left = game.cards_left(seat)
+        rivals = [game.cards_left(s) for s in range(n) if s != seat and s not in game.out]
+        if game.out and game.out[0] != seat:
+            return 0.0
+        return sum(left < r for r in rivals) / max(1, len(rivals)) if rivals else 1.0
+    if game.rules.play_to_last:
+        return 1.0 - game.out.index(seat) / (n - 1)
+    return 1.0 if game.winner == seat else 0.0
+
+
+def choice_key(action: str) -> tuple[int, int] | str:
+    """What makes two actions the same choice: the value and count of a play, else the text."""
+    if action.startswith("play "):
+        words = action.split()[1:]
+        return RANK_OF[CARD_BY_NAME[words[0]]], len(words)
+    return action
+
+
+def candidates(legal: list[str]) -> list[str]:
+    """One action per distinct choice: plays of the same value and count are the same.
+
+    >>> candidates(["play 7S", "play 7H", "play 7S 7H", "pickup"])
+    ['play 7S', 'play 7S 7H', 'pickup']
+    """
+    chosen: list[str] = []
+    seen: set[tuple[int, int] | str] = set()
+    for action in legal:
+        key = choice_key(action)
+        if key not in seen:
+            seen.add(key)
+            chosen.append(action)
+    return chosen
+
+
+class HardOtiBot:
+    """Determinized Monte Carlo search: see the module docstring."""
+
+    level = "hard"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        time_budget: float = DEFAULT_BUDGET,
+        iterations: int | None = None,
+        **options: Any,
+    ) -> None:
+        if options:
+            unknown = ", ".join(sorted(options))
+            raise TypeError(f"the hard Oti bot takes time_budget and iterations, not {unknown}")
+        if time_budget <= 0:
+            raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        self.rng = random.Random(seed)
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.medium = MediumOtiBot(seed)
+        self.last_deals = 0
+        """How many deals the last decision searched (0 when it needed no search)."""
+
+    def act(self, view: Mapping[str, Any]) -> str:
+        """One of ``view["legal"]``."""
+        legal = legal_or_fail(view)
+        self.last_deals = 0
+        if view["phase"] != "play":
+            return self.medium.act(view)
+        options = candidates(legal)
+        if len(options) == 1:
+            return options[0]
+        default = self.medium.act(view)
+        return self._search(view, options, default)
+
+    def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
+        seat = view["seat"]
+        rules = OtiRules.from_dict(view["rules"])
+        moves = [parse_action(action) for action in options]
+        results: list[list[float]] = [[] for _ in options]
+        deadline = time.perf_counter() + self.time_budget
+        deals = 0
+        while True:
+            deal = determinize(view, self.rng, rules)
+            for i, (kind, arg) in enumerate(moves):
+                game = deal.copy(history=False)
+                game._do(seat, kind, arg)
+                results[i].append(playout(game, seat))
+            deals += 1
+            if self.iterations is not None:
+                if deals >= self.iterations:
+                    break
+            elif (
+                time.perf_counter() >= deadline
+                or deals >= MAX_DEALS
+                or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
+            ):
+                break
+        self.last_deals = deals
+        preferred = choice_key(default)
+        totals = [sum(r) for r in results]
+        best = max(range(len(options)), key=lambda i: (totals[i], choice_key(options[i]) == preferred))
+        return options[best]
+
+
+def settled(results: list[list[float]]) -> bool:
+    """Whether more deals are unlikely to change the choice: the leader beats every other
+    candidate clearly on the same deals (paired z above :data:`CLEAR`), or they cannot be told
+    apart at all (identical results on every deal so far)."""
+    totals = [sum(r) for r in results]
+    best = max(range(len(results)), key=totals.__getitem__)
+    n = len(results[best])
+    for i, other in enumerate(results):
+        if i == best:
+            continue
+        diffs = [a - b for a, b in zip(results[best], other, strict=True)]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if variance == 0:
+            continue  # identical so far, or always better: either way no reason to go on
+        if mean / math.sqrt(variance / n) < CLEAR:
+            return False
+    return True
