@@ -229,10 +229,12 @@ def drain(client: Client, wait: float = 0.0) -> None:
         pass
 
 
-def drive(clients: list[Client], rng: random.Random, timeout: float = 60.0) -> None:
-    """Play every client's turns with random legal actions until the game is over for all."""
+def drive(clients: list[Client], rng: random.Random, timeout: float = 60.0, max_actions: int = 10**6) -> None:
+    """Play every client's turns with random legal actions until the game is over for all
+    (or ``max_actions`` were played)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    played = 0
+    while time.monotonic() < deadline and played < max_actions:
         for client in clients:
             drain(client)
         if all(c.state is not None and c.view["is_over"] for c in clients):
@@ -244,7 +246,9 @@ def drive(clients: list[Client], rng: random.Random, timeout: float = 60.0) -> N
         mover = rng.choice(movers)
         answer = mover.act(rng.choice(mover.view["legal"]))
         assert answer["type"] == "ack", answer
-    raise AssertionError("the game did not end in time")
+        played += 1
+    if played < max_actions:
+        raise AssertionError("the game did not end in time")
 
 
 def log_of(client: Client) -> list[tuple[int, int, str]]:
@@ -262,3 +266,10 @@ def assert_gap_free(client: Client) -> None:
     assert seqs, "no state received"
     for a, b in itertools.pairwise(seqs):
         assert b in (a, a + 1), f"seq went from {a} to {b}"
+
+
+def settle(client: Client) -> None:
+    """Read until the answer to a fresh ping: everything the server sent before it has arrived."""
+    id = client.next_id()
+    client.send({"type": "ping", "id": id})
+    client.wait_for(lambda m: m["type"] == "pong" and m["id"] == id)

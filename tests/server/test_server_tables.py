@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,13 @@ from server_harness import (
     Client,
     ThreadServer,
     assert_gap_free,
-    drain,
     drive,
     http,
     log_of,
     make_settings,
     open_table,
     play_out,
+    settle,
 )
 
 SHORT = {"target": 1}  # an Omi match decided by one hand (or a few, after 4:4 ties)
@@ -81,7 +82,7 @@ def test_friends_table_filled_by_three_clients_joining_by_link(server):
         assert full.status_code == 409 and full.json()["code"] == "table_full"
     for c in clients:
         c.wait_for(lambda m: m["type"] == "state" and m["view"]["table"]["status"] == "playing")
-    drain(clients[0], 0.2)
+    settle(clients[0])
     seats = clients[0].view["seats"]
     assert [s["name"] for s in seats] == ["Ama", "Kasun", "Nimal", "Dilani"]
     assert all(s["kind"] == "human" and s["connected"] and not s["away"] for s in seats)
@@ -124,7 +125,8 @@ def test_hot_seat_one_device_plays_every_seat(server):
     # One device: while any of its seats is connected, all of them are.
     for c in clients[1:]:
         c.close()
-    drain(clients[0], 0.3)
+    time.sleep(0.3)  # let the server see the three closes
+    settle(clients[0])
     assert all(s["connected"] for s in clients[0].view["seats"])
     clients[0].close()
 

@@ -1,0 +1,249 @@
+"""Every kind of bad input gets a precise refusal and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from server_harness import Client, ThreadServer, http, make_settings, open_table
+from websockets.exceptions import ConnectionClosed
+
+
+def event_count(db: str, table: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM events WHERE table_id = ?", (table,)).fetchone()[0]
+
+
+@pytest.fixture
+def roomy_server(tmp_path):
+    """A server whose rate limit lets a test send many bad messages in a row."""
+    with ThreadServer(make_settings(tmp_path, rate_burst=500)) as running:
+        yield running
+
+
+def seated(server):
+    """A hot-seat Omi table with a client on each seat, seat 0 to choose trumps."""
+    table = open_table(server.url, mode="hotseat", seed=42)
+    clients = [Client(server.url, table["table"], s["token"]) for s in table["seats"]]
+    for c in clients:
+        c.wait_for(lambda m: m["type"] == "state")
+    return table, clients
+
+
+@pytest.fixture
+def hotseat(server):
+    table, clients = seated(server)
+    yield table, clients
+    for c in clients:
+        c.close()
+
+
+def refused(client: Client, message: object) -> dict:
+    client.send(message)
+    answer = client.wait_for(lambda m: m["type"] in ("reject", "ack"))
+    assert answer["type"] == "reject", answer
+    return answer
+
+
+CASES = [
+    ("{not json", None, "bad_json"),
+    ("[1, 2]", None, "bad_message"),
+    ('"act"', None, "bad_message"),
+    ({"id": "x1", "action": "trump H"}, "x1", "unknown_type"),
+    ({"type": "shout", "id": "x2"}, "x2", "unknown_type"),
+    ({"type": "act", "action": "trump H"}, None, "bad_id"),
+    ({"type": "act", "id": "", "action": "trump H"}, None, "bad_id"),
+    ({"type": "act", "id": "x" * 65, "action": "trump H"}, None, "bad_id"),
+    ({"type": "act", "id": True, "action": "trump H"}, None, "bad_id"),
+    ({"type": "act", "id": [1], "action": "trump H"}, None, "bad_id"),
+    ({"type": "ping", "id": {"a": 1}}, None, "bad_id"),
+    ({"type": "act", "id": "x3"}, "x3", "bad_message"),
+    ({"type": "act", "id": "x4", "action": 7}, "x4", "bad_message"),
+    ({"type": "act", "id": "x5", "action": "trump H", "seat": "zero"}, "x5", "bad_message"),
+    ({"type": "act", "id": "x6", "action": "trump H", "seq": "last"}, "x6", "bad_message"),
+    ({"type": "act", "id": "x7", "action": "trump H", "seat": 2}, "x7", "not_your_seat"),
+    ({"type": "act", "id": "x8", "action": "play 7S"}, "x8", "wrong_phase"),
+    ({"type": "act", "id": "x9", "action": "trump Z"}, "x9", "unknown_action"),
+    ({"type": "act", "id": 10, "action": "dance"}, 10, "unknown_action"),
+    ({"type": "act", "id": "x11", "action": "kapothi"}, "x11", "wrong_phase"),
+    ({"type": "act", "id": "x12", "action": "trump H" + " " * 5000}, None, "too_large"),
+]
+
+
+def test_each_malformed_or_illegal_message_is_rejected_precisely_and_changes_nothing(roomy_server):
+    server = roomy_server
+    table, clients = seated(server)
+    me = clients[0]
+    before = me.state
+    for message, echoed, code in CASES:
+        answer = refused(me, message)
+        assert (answer["code"], answer["id"]) == (code, echoed), (message, answer)
+        assert answer["message"] and len(answer["message"]) < 300
+    # Out of turn, from another connection.
+    answer = refused(clients[1], {"type": "act", "id": "o1", "action": "trump H"})
+    assert answer["code"] == "not_your_turn"
+    # Nothing changed: no event stored, no state sent, and the view is the same.
+    assert event_count(server.settings.db, table["table"]) == 0
+    assert all(m["seq"] == 0 for c in clients for m in c.messages if m["type"] == "state")
+    me.send({"type": "sync", "id": "s"})
+    fresh = me.wait_for(lambda m: m["type"] == "state")
+    assert fresh["view"] == before["view"] and fresh["seq"] == 0
+    # And the connection still works.
+    assert me.act("trump H")["type"] == "ack"
+    for c in clients:
+        c.close()
+
+
+def test_illegal_cards_are_refused_with_the_engines_reason(server, hotseat):
+    table, clients = hotseat
+    assert clients[0].act("trump H")["type"] == "ack"
+    hand = clients[0].view["hand"]
+    foreign = next(c for c in ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH") if c not in hand)
+    assert refused(clients[0], {"type": "act", "id": "f", "action": f"play {foreign}"})["code"] == "not_held"
+    assert clients[0].act(f"play {clients[0].view['legal'][0][5:]}")["type"] == "ack"
+    clients[1].wait_for(lambda m: m["type"] == "state" and m["seq"] == 2)
+    # With deal 42, seat 0 led QS and seat 1 holds 9S: anything else is a revoke.
+    assert clients[1].view["trick"] == [{"seat": 0, "card": "QS"}] and "9S" in clients[1].view["hand"]
+    answer = refused(clients[1], {"type": "act", "id": "r", "action": "play 7H"})
+    assert answer["code"] == "revoke" and "follow" in answer["message"]
+    assert event_count(server.settings.db, table["table"]) == 2
+
+
+def test_binary_and_non_utf8_frames(server, hotseat):
+    _, clients = hotseat
+    clients[0].send(b"\xff\xfe")
+    assert clients[0].wait_for(lambda m: m["type"] == "reject")["code"] == "bad_message"
+    clients[0].send(json.dumps({"type": "ping", "id": 1}).encode())
+    assert clients[0].wait_for(lambda m: m["type"] == "pong") == {"type": "pong", "id": 1, "seq": 0}
+
+
+def test_a_table_that_has_not_started_refuses_actions(server):
+    table = open_table(server.url, mode="friends")
+    with Client(server.url, table["table"], table["seats"][0]["token"]) as me:
+        first = me.wait_for(lambda m: m["type"] == "state")
+        assert first["view"]["legal"] == [] and first["view"]["table"]["status"] == "waiting"
+        assert refused(me, {"type": "act", "id": 1, "action": "trump H"})["code"] == "not_started"
+
+
+@pytest.mark.parametrize(
+    ("query", "code", "close"),
+    [("", "missing_token", 4401), ("?token=nope", "bad_token", 4401)],
+)
+def test_missing_or_wrong_tokens_are_refused_and_the_connection_closed(server, query, code, close):
+    table = open_table(server.url, mode="computer", level="easy")
+    from websockets.sync.client import connect
+
+    url = server.url.replace("http://", "ws://") + f"/ws/{table['table']}{query}"
+    with connect(url) as ws:
+        answer = json.loads(ws.recv(10))
+        assert answer["type"] == "reject" and answer["code"] == code
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(10)
+    assert closed.value.rcvd.code == close
+
+
+def test_unknown_table(server):
+    from websockets.sync.client import connect
+
+    with connect(server.url.replace("http://", "ws://") + "/ws/NoSuchTable?token=x") as ws:
+        assert json.loads(ws.recv(10))["code"] == "unknown_table"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(10)
+    assert closed.value.rcvd.code == 4404
+
+
+def test_a_bad_since_gets_a_fresh_state(server):
+    table = open_table(server.url, mode="computer", level="easy")
+    with Client(server.url, table["table"], table["seats"][0]["token"]) as me:
+        pass
+    url_since = "x1"
+    me = Client(server.url, table["table"], table["seats"][0]["token"] + f"&since={url_since}")
+    assert me.wait_for(lambda m: True)["code"] == "bad_since"
+    assert me.wait_for(lambda m: m["type"] == "state")["seq"] == 0
+    me.close()
+
+
+def test_a_flood_is_rate_limited_then_closed_as_abuse(server, hotseat):
+    table, clients = hotseat
+    me = clients[0]
+    for i in range(80):
+        me.send({"type": "act", "id": f"f{i}", "action": "dance"})
+    codes = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            message = me.recv(10)
+            if message["type"] == "reject":
+                codes.append(message["code"])
+    assert closed.value.rcvd.code == 1008
+    assert codes.count("unknown_action") >= 20  # the burst went through ...
+    assert codes.count("rate_limited") >= 40  # ... then the rate limit, until the strikes ran out
+    assert "unknown_action" in codes[: codes.index("rate_limited")]
+    assert event_count(server.settings.db, table["table"]) == 0
+    # The other seats are still fine.
+    assert clients[1].act("trump H")["code"] == "not_your_turn"
+
+
+def test_an_oversized_message_is_refused_and_a_huge_one_closes_the_connection(server, hotseat):
+    _, clients = hotseat
+    me = clients[0]
+    assert refused(me, "x" * 5000)["code"] == "too_large"
+    me.send({"type": "ping", "id": "still-here"})
+    assert me.wait_for(lambda m: m["type"] == "pong")["id"] == "still-here"
+    me.send("x" * 70_000)
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            me.recv(10)
+    assert closed.value.rcvd.code == 1009
+
+
+HTTP_CASES = [
+    ("post", "/api/tables", b"{nope", 422, "bad_json"),
+    ("post", "/api/tables", {"game": "chess"}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "mode": "solo"}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "colour": "red"}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "rules": {"target": 0}}, 422, "bad_rules"),
+    ("post", "/api/tables", {"game": "omi", "rules": {"trumps": 2}}, 422, "bad_rules"),
+    ("post", "/api/tables", {"game": "omi", "rules": {"players": 3}, "seat": 3}, 422, "bad_seat"),
+    ("post", "/api/tables", {"game": "omi", "bots": {"0": "easy"}}, 422, "bad_seat"),
+    ("post", "/api/tables", {"game": "omi", "bots": {"9": "easy"}}, 422, "bad_seat"),
+    ("post", "/api/tables", {"game": "omi", "level": "grandmaster"}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "seed": "0000-0000-01A6"}, 422, "bad_seed"),
+    ("post", "/api/tables", {"game": "omi", "bot_delay_ms": -1}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "name": "x" * 40}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "name": "a\nb"}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "mode": "hotseat", "bots": {str(s): "easy" for s in range(4)}},
+     422, "bad_seat"),
+    ("post", "/api/tables", {"game": "omi", "rules": {"target": 5, "pad": "x" * 5000}}, 413, "too_large"),
+    ("get", "/api/tables/NoSuchTable", None, 404, "unknown_table"),
+    ("post", "/api/tables/NoSuchTable/join", {"invite": "x"}, 404, "unknown_table"),
+    ("post", "/api/tables/NoSuchTable/start", {"token": "x"}, 404, "unknown_table"),
+    ("get", "/api/challenges/NoSuchChallenge", None, 404, "unknown_challenge"),
+    ("post", "/api/challenges/NoSuchChallenge/play", {}, 404, "unknown_challenge"),
+    ("get", "/api/nothing-here", None, 404, "not_found"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "code"), HTTP_CASES)
+def test_bad_http_requests(server, method, path, body, status, code):
+    with http(server.url) as client:
+        if isinstance(body, bytes):
+            answer = client.request(method, path, content=body, headers={"content-type": "application/json"})
+        else:
+            answer = client.request(method, path, json=body)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), answer.text
+        assert answer.json()["message"]
+        assert client.get("/healthz").json()["tables"] == 0  # nothing was opened
+
+
+def test_seat_requests_with_the_wrong_token_or_table_kind(server):
+    computer = open_table(server.url, mode="computer", level="easy")
+    with http(server.url) as client:
+        for action in ("start", "rematch", "challenge"):
+            answer = client.post(f"/api/tables/{computer['table']}/{action}", json={"token": "wrong"})
+            assert (answer.status_code, answer.json()["code"]) == (403, "bad_token")
+        answer = client.post(f"/api/tables/{computer['table']}/join", json={"invite": "x"})
+        assert (answer.status_code, answer.json()["code"]) == (409, "not_joinable")
+        answer = client.post(f"/api/tables/{computer['table']}/challenge",
+                             json={"token": computer["seats"][0]["token"]})
+        assert (answer.status_code, answer.json()["code"]) == (409, "not_over")
