@@ -324,7 +324,12 @@ class OmiGame:
             elif suit == trump and best_suit != trump:
                 winner, best, best_suit = seat, card, suit
         self.tricks_won[self.rules.side_of(winner)] += 1
-        done = {"leader": trick[0][0], "cards": [CARD_NAMES[c] for _, c in trick], "winner": winner}
+        done = {
+            "hand": self.hand_index + 1,
+            "leader": trick[0][0],
+            "cards": [CARD_NAMES[c] for _, c in trick],
+            "winner": winner,
+        }
         self.completed.append(done)
         self.last_trick = done
         self.trick = []
