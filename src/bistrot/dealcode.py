@@ -35,7 +35,7 @@ def _check_digit(digits: list[int]) -> int:
 
 def encode(seed: int) -> str:
     """The deal code of ``seed``."""
-    if not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
         raise DealCodeError(f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1, not {seed!r}")
     digits = [(seed >> (5 * i)) & 31 for i in reversed(range(DATA_DIGITS))]
     text = "".join(ALPHABET[d] for d in [*digits, _check_digit(digits)])
