@@ -118,7 +118,7 @@ class TerminalTable:
                 return None
             if answer.lower() in ("q", "quit", "exit"):
                 return None
-            if answer.lower() in ("h", "help", "?"):
+            if answer.lower() in ("help", "?"):
                 self.console.print(HELP)
                 continue
             if answer.lower() == "last":
