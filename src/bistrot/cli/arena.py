@@ -9,7 +9,7 @@ import argparse
 from importlib import import_module
 
 #: Games with an arena; each name is a module of :mod:`bistrot.arena`.
-ARENA_GAMES: tuple[str, ...] = ("omi",)
+ARENA_GAMES: tuple[str, ...] = ("omi", "oti")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

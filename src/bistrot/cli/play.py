@@ -22,6 +22,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     omi.set_defaults(run=_run_omi)
 
+    oti = games.add_parser("oti", help="an Oti game: you against 1 to 4 computer players")
+    oti.add_argument("--players", type=int, default=3, help="players at the table, you included (2-5)")
+    oti.add_argument("--seed", help="a deal code, to play a known deal again")
+    oti.add_argument("--level", default="easy", help=f"computer level: {', '.join(bots.LEVELS)}")
+    oti.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE",
+        help="any other rules option, e.g. --rule play_to_last=on --rule ten_plays_again=on",
+    )
+    oti.set_defaults(run=_run_oti)
+
 
 def _run_omi(args: argparse.Namespace) -> int:
     from bistrot.cli.play_omi import parse_rule_options, play_omi
@@ -32,3 +42,14 @@ def _run_omi(args: argparse.Namespace) -> int:
         return play_omi(rules, seed=args.seed, level=args.level)
     except ValueError as err:
         raise SystemExit(f"bistrot play omi: {err}") from None
+
+
+def _run_oti(args: argparse.Namespace) -> int:
+    from bistrot.cli.play_oti import parse_rule_options, play_oti
+    from bistrot.oti import OtiRules
+
+    try:
+        rules = OtiRules.from_dict({"players": args.players, **parse_rule_options(args.rule)})
+        return play_oti(rules, seed=args.seed, level=args.level)
+    except ValueError as err:
+        raise SystemExit(f"bistrot play oti: {err}") from None
