@@ -212,8 +212,13 @@ HTTP_CASES = [
     ("post", "/api/tables", {"game": "omi", "bot_delay_ms": -1}, 422, "bad_request"),
     ("post", "/api/tables", {"game": "omi", "name": "x" * 40}, 422, "bad_request"),
     ("post", "/api/tables", {"game": "omi", "name": "a\nb"}, 422, "bad_request"),
-    ("post", "/api/tables", {"game": "omi", "mode": "hotseat", "bots": {str(s): "easy" for s in range(4)}},
-     422, "bad_seat"),
+    (
+        "post",
+        "/api/tables",
+        {"game": "omi", "mode": "hotseat", "bots": {str(s): "easy" for s in range(4)}},
+        422,
+        "bad_seat",
+    ),
     ("post", "/api/tables", {"game": "omi", "rules": {"target": 5, "pad": "x" * 5000}}, 413, "too_large"),
     ("get", "/api/tables/NoSuchTable", None, 404, "unknown_table"),
     ("post", "/api/tables/NoSuchTable/join", {"invite": "x"}, 404, "unknown_table"),
@@ -244,6 +249,7 @@ def test_seat_requests_with_the_wrong_token_or_table_kind(server):
             assert (answer.status_code, answer.json()["code"]) == (403, "bad_token")
         answer = client.post(f"/api/tables/{computer['table']}/join", json={"invite": "x"})
         assert (answer.status_code, answer.json()["code"]) == (409, "not_joinable")
-        answer = client.post(f"/api/tables/{computer['table']}/challenge",
-                             json={"token": computer["seats"][0]["token"]})
+        answer = client.post(
+            f"/api/tables/{computer['table']}/challenge", json={"token": computer["seats"][0]["token"]}
+        )
         assert (answer.status_code, answer.json()["code"]) == (409, "not_over")

@@ -107,13 +107,23 @@ def test_a_dropped_player_keeps_the_seat_then_a_computer_plays_it_until_they_ret
         if creator.view["is_over"]:
             break
         creator.act(creator.view["legal"][0])
-    assert any(last["seat"] == 1 and last["by"] == "computer"
-               for last in (m["last"] for m in creator.messages if m["type"] == "state") if last)
+    assert any(
+        last["seat"] == 1 and last["by"] == "computer"
+        for last in (m["last"] for m in creator.messages if m["type"] == "state")
+        if last
+    )
     # The friend comes back: the seat is theirs again at once.
     friend = Client(server.url, tid, joined["token"])
     back = friend.wait_for(lambda m: m["type"] == "state")
-    assert back["view"]["seats"][1] == {"seat": 1, "kind": "human", "name": "Kasun", "level": None,
-                                        "connected": True, "away": False, "you": True}
+    assert back["view"]["seats"][1] == {
+        "seat": 1,
+        "kind": "human",
+        "name": "Kasun",
+        "level": None,
+        "connected": True,
+        "away": False,
+        "you": True,
+    }
     creator.wait_for(lambda m: m["type"] == "state" and m["view"]["seats"][1]["connected"])
     creator.close()
     friend.close()

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -45,6 +48,19 @@ def _warm() -> None:
     import bistrot.omi  # noqa: F401  (load the engines before the first real move)
 
 
+def _watch_parent(parent: int, every_s: float = 1.0) -> None:
+    """In a pool worker: exit as soon as the server that started it is gone (even killed with
+    SIGKILL, which gives the pool no chance to stop its workers)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every_s)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="bistrot-parent-watch", daemon=True).start()
+
+
 class BotRunner:
     """A pool of workers computing computer moves; ``kind`` is ``process`` or ``thread``."""
 
@@ -59,7 +75,12 @@ class BotRunner:
         """Create the pool and start its workers."""
         if self.kind == "process":
             context = multiprocessing.get_context("spawn")  # safe beside the server's threads
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
             for _ in range(self.workers):
                 self._executor.submit(_warm)
         else:
