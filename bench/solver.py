@@ -1,0 +1,118 @@
+"""Double-dummy solver speed: the built-in Python solver against DDS on the same positions.
+
+    nice /work/venv/bin/python bench/solver.py [--positions 40] [--seed 1] [--clock cpu|wall]
+
+Builds a fixed, seeded set of positions at tricks 1, 3 and 5 of random Omi deals (random
+trump, random legal play before; at each stage a quarter of the positions are leads and the
+rest have 1, 2 or 3 cards of the trick already played), scores every legal card with the
+built-in solver and with DDS (endplay), and prints per stage the median and max time of each,
+and the ratio of the medians.  Leads at trick 1 (8 cards a hand, the hardest case) get their
+own line.  Times are CPU time of this process by default, so load from other processes on a
+shared machine mostly cancels.  Every position is also checked card by card: the report ends
+with the number of disagreements between the solvers (there must be none).
+
+Aim (issue 3): the built-in solver within 50 times DDS at trick 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from bistrot.cards import CARD_NAMES
+from bistrot.omi import OmiGame, OmiRules
+from bistrot.omi.dd import Position, available_solvers
+from bistrot.omi.dd.dds_solver import solve_dds
+from bistrot.omi.dd.python_solver import solve_python
+
+STAGES = (1, 3, 5)
+CARDS_A_TRICK = 4
+
+
+def build_positions(stage: int, count: int, seed: int) -> list[Position]:
+    """``count`` positions in trick ``stage``; position ``i`` has ``i % 4`` cards of it played."""
+    positions = []
+    for i in range(count):
+        game_seed = seed * 1_000_003 + stage * 10_007 + i
+        game = OmiGame.new(OmiRules(), seed=game_seed)
+        rng = random.Random(game_seed)
+        game.apply(rng.choice(game.legal_actions()))
+        for _ in range((stage - 1) * CARDS_A_TRICK + i % CARDS_A_TRICK):
+            game.apply(rng.choice(game.legal_actions()))
+        positions.append(Position.from_game(game))
+    return positions
+
+
+def timed(solver, pos: Position, clock) -> tuple[dict[int, int], float]:
+    start = clock()
+    values = solver(pos)
+    return values, clock() - start
+
+
+def summary(name: str, python: list[float], dds: list[float]) -> dict[str, object]:
+    py_median, dds_median = statistics.median(python), statistics.median(dds)
+    return {
+        "stage": name,
+        "positions": len(python),
+        "python_ms": {"median": round(py_median * 1000, 2), "max": round(max(python) * 1000, 1)},
+        "dds_ms": {"median": round(dds_median * 1000, 3), "max": round(max(dds) * 1000, 2)},
+        "ratio": round(py_median / dds_median, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=40, help="positions per stage (default 40)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the position set (default 1)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what to time (default cpu)")
+    parser.add_argument("--json", action="store_true", help="print the rows as one JSON object")
+    args = parser.parse_args(argv)
+    if "dds" not in available_solvers():
+        sys.exit("bench/solver.py compares against DDS: install endplay first")
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+
+    solve_dds(build_positions(1, 1, args.seed + 1)[0])  # DDS allocates its tables on the first call
+    rows = []
+    disagreements = []
+    for stage in STAGES:
+        positions = build_positions(stage, args.positions, args.seed)
+        py_times, dds_times = [], []
+        for pos in positions:
+            py_values, py_time = timed(solve_python, pos, clock)
+            dds_values, dds_time = timed(solve_dds, pos, clock)
+            py_times.append(py_time)
+            dds_times.append(dds_time)
+            if py_values != dds_values:
+                disagreements.append({
+                    "position": str(pos),
+                    "python": {CARD_NAMES[c]: v for c, v in sorted(py_values.items())},
+                    "dds": {CARD_NAMES[c]: v for c, v in sorted(dds_values.items())},
+                })
+        rows.append(summary(f"trick {stage}", py_times, dds_times))
+        if stage == 1:
+            leads = [i for i, pos in enumerate(positions) if not pos.trick]
+            rows.append(summary("trick 1 leads", [py_times[i] for i in leads], [dds_times[i] for i in leads]))
+
+    if args.json:
+        print(json.dumps({"clock": args.clock, "seed": args.seed, "rows": rows,
+                          "disagreements": disagreements}))
+        return 1 if disagreements else 0
+    print(f"Scoring every legal card, {args.clock} time per position, seed {args.seed}")
+    print(f"{'stage':<15}{'positions':>10}{'python median':>15}{'max':>10}{'dds median':>13}"
+          f"{'max':>9}{'ratio':>8}")
+    for row in rows:
+        py, dds = row["python_ms"], row["dds_ms"]
+        print(f"{row['stage']:<15}{row['positions']:>10}{py['median']:>12.2f} ms{py['max']:>7.1f} ms"
+              f"{dds['median']:>10.3f} ms{dds['max']:>6.2f} ms{row['ratio']:>7.1f}x")
+    print(f"disagreements between the solvers: {len(disagreements)}")
+    for bad in disagreements:
+        print(f"  {bad['position']}\n    python {bad['python']}\n    dds    {bad['dds']}")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
