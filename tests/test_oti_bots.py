@@ -9,7 +9,8 @@ import pytest
 
 from bistrot import bots
 from bistrot.oti import OtiGame, OtiRules
-from bistrot.oti.bots.hard import HardOtiBot, candidates, playout, settled
+from bistrot.oti.bots.fastsim import Start
+from bistrot.oti.bots.hard import HardOtiBot, candidates, first_move, playout, settled
 from bistrot.oti.bots.medium import MediumOtiBot
 from bistrot.oti.bots.sampling import determinize, unseen_cards
 
@@ -207,3 +208,38 @@ def test_determinize_deals_only_unseen_cards_and_keeps_what_is_known():
             assert {c for c in guess.down[other]} <= unseen
         assert set(guess.draw) <= unseen and guess.draw_left == game.draw_left
         assert 0.0 <= playout(guess.copy(history=False), seat) <= 1.0
+
+
+def test_fast_playouts_play_the_same_game_as_the_engine():
+    rng = random.Random(5)
+    compared = 0
+    for index in range(60):
+        rules = OtiRules(players=rng.choice([2, 3, 4, 5]), ten_plays_again=rng.random() < 0.3,
+                         play_to_last=rng.random() < 0.3)
+        game = OtiGame.new(rules, seed=index)
+        medium = MediumOtiBot()
+        for seat in range(rules.players):
+            while not game.ready[seat]:
+                game.apply(medium.act(game.view(seat)), seat=seat)
+        for _ in range(rng.randrange(60)):
+            if game.is_over:
+                break
+            game.apply(medium.act(game.view(game.to_move)))
+        if game.is_over:
+            continue
+        me = game.to_move
+        deal = determinize(game.view(me), rng)
+        start = Start.of(deal)
+        before = repr(start)
+        engine = deal.copy(history=False)
+        expected = playout(engine, me)
+        assert start.playout(me) == expected or engine.end_reason == "repetition"
+        assert repr(start) == before  # a playout leaves its start alone
+        compared += engine.end_reason == "out"
+    assert compared > 40
+
+
+def test_first_moves_of_playouts():
+    assert first_move("play 9C 9D") == (0, 9, 2)
+    with pytest.raises(ValueError):
+        first_move("ready")

@@ -3,7 +3,8 @@
 For each decision with a real choice it deals the unseen cards at random, consistently with
 everything its seat has seen (:mod:`.sampling`), and plays every candidate move on that deal to
 the end of the game with the medium player's rules of thumb for everybody (a *playout*).  The
-same deals are used for every candidate (common random numbers), and it keeps dealing until its
+same deals are used for every candidate (common random numbers; playouts run on value counts,
+:mod:`.fastsim`), and it keeps dealing until its
 time budget is spent (default 0.5 s), the choice is settled (the leader is clearly ahead on the
 same deals, or the candidates cannot be told apart) or 400 deals are done; with
 ``iterations=N`` it deals exactly N times: the reproducible mode for tests.  The move with
@@ -30,6 +31,7 @@ from typing import Any
 
 from bistrot.cards import CARD_BY_NAME
 from bistrot.oti.bots.common import legal_or_fail
+from bistrot.oti.bots.fastsim import FLIP, PICKUP, PLAY, Start
 from bistrot.oti.bots.medium import MediumOtiBot
 from bistrot.oti.bots.policy import choose_play
 from bistrot.oti.bots.sampling import determinize
@@ -56,7 +58,10 @@ MAX_PLAYOUT = 1000
 
 def playout(game: OtiGame, seat: int, max_moves: int = MAX_PLAYOUT) -> float:
     """Play ``game`` to the end with the rules of thumb for everybody; ``seat``'s score:
-    1 for a win, 0 for a loss; with ``play_to_last``, 1 for first down to 0 for last."""
+    1 for a win, 0 for a loss; with ``play_to_last``, 1 for first down to 0 for last.
+
+    The search itself uses the faster :mod:`.fastsim`, which plays the same moves; this
+    version on the engine is the reference it is tested against."""
     hands, up = game.hands, game.up
     moves = 0
     while game.phase != "over" and moves < max_moves:
@@ -83,6 +88,22 @@ def score(game: OtiGame, seat: int) -> float:
     if game.rules.play_to_last:
         return 1.0 - game.out.index(seat) / (n - 1)
     return 1.0 if game.winner == seat else 0.0
+
+
+def first_move(action: str) -> tuple[int, int, int]:
+    """An action as a playout's first move ``(kind, value, count)``.
+
+    >>> first_move("play 7S 7H"), first_move("pickup"), first_move("flip")
+    ((0, 7, 2), (1, 0, 0), (2, 0, 0))
+    """
+    kind, arg = parse_action(action)
+    if kind == MOVE_PLAY:
+        return PLAY, RANK_OF[(arg & -arg).bit_length() - 1], arg.bit_count()
+    if kind == MOVE_PICKUP:
+        return PICKUP, 0, 0
+    if kind == MOVE_FLIP:
+        return FLIP, 0, 0
+    raise ValueError(f"{action!r} is not a move of the play phase")
 
 
 def choice_key(action: str) -> tuple[int, int] | str:
@@ -150,16 +171,14 @@ class HardOtiBot:
     def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
         seat = view["seat"]
         rules = OtiRules.from_dict(view["rules"])
-        moves = [parse_action(action) for action in options]
+        moves = [first_move(action) for action in options]
         results: list[list[float]] = [[] for _ in options]
         deadline = time.perf_counter() + self.time_budget
         deals = 0
         while True:
-            deal = determinize(view, self.rng, rules)
-            for i, (kind, arg) in enumerate(moves):
-                game = deal.copy(history=False)
-                game._do(seat, kind, arg)
-                results[i].append(playout(game, seat))
+            start = Start.of(determinize(view, self.rng, rules))
+            for i, move in enumerate(moves):
+                results[i].append(start.playout(seat, move))
             deals += 1
             if self.iterations is not None:
                 if deals >= self.iterations:
