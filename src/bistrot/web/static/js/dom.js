@@ -78,3 +78,35 @@ export function notice(text, kind = "warn") {
   el.textContent = text;
   el.hidden = false;
 }
+
+/**
+ * Put `nodes` in `parent`, keeping every existing node that is already equal, so a re-render
+ * that changes nothing does not replace the buttons under the pointer (a click whose press and
+ * release land on two different elements would be lost) and does not restart animations.
+ * Containers with the same tag and attributes are patched child by child; controls (buttons,
+ * inputs, links) are kept when equal and replaced otherwise, so their handlers stay current.
+ */
+export function patch(parent, nodes) {
+  const old = [...parent.childNodes];
+  nodes.forEach((node, i) => {
+    const current = old[i];
+    if (!current) parent.append(node);
+    else morph(current, node);
+  });
+  for (let i = nodes.length; i < old.length; i++) old[i].remove();
+}
+
+const CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "A", "svg"]);
+
+function sameShell(a, b) {
+  if (a.nodeType !== 1 || b.nodeType !== 1 || a.nodeName !== b.nodeName || CONTROLS.has(a.nodeName)) return false;
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (const attr of a.attributes) if (b.getAttribute(attr.name) !== attr.value) return false;
+  return true;
+}
+
+function morph(a, b) {
+  if (a.isEqualNode(b)) return;
+  if (sameShell(a, b)) patch(a, [...b.childNodes]);
+  else a.replaceWith(b);
+}

@@ -87,6 +87,7 @@ export function renderOti(view, ctx) {
   const opts = otiOptions(legal);
   const canAct = legal.length > 0 && !ctx.busy;
   const ui = ctx.ui;
+  ui.legal = legal;  // handlers read the live state: a kept button may outlive this render
   const selected = ui.selected || new Set();
   const n = view.players;
 
@@ -138,7 +139,7 @@ export function renderOti(view, ctx) {
       return opts.swaps.some(([a, b]) => (side === "hand" ? a === card && b === ui.swapPick.card : b === card && a === ui.swapPick.card));
     };
     const clickPlay = (card) => {
-      const result = clickCard(legal, selected, card);
+      const result = clickCard(ui.legal, ui.selected || new Set(), card);
       ui.selected = result.selected;
       if (result.play) ctx.act(result.play);
       else ctx.rerender();
@@ -162,7 +163,11 @@ export function renderOti(view, ctx) {
       h("div", { class: "table-actions" },
         opts.swaps.length || opts.ready ? h("p", { class: "hint" }, t("oti.swap_hint")) : null,
         selected.size ? h("button", { type: "button", class: "btn primary", dataset: { action: "play" },
-          disabled: !canAct || !selection, onclick: () => { ui.selected = new Set(); ctx.act(selection); } },
+          disabled: !canAct || !selection, onclick: () => {
+            const action = selectionAction(ui.legal, ui.selected || new Set());
+            ui.selected = new Set();
+            ctx.act(action);
+          } },
         t("oti.play_n", { n: selected.size })) : null,
         opts.pickup && h("button", { type: "button", class: "btn", dataset: { action: "pickup" }, disabled: !canAct,
           onclick: () => ctx.act("pickup") }, t("oti.pickup")),

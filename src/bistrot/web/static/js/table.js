@@ -1,7 +1,7 @@
 // A table: connections, the queue of states shown one by one (so a fast computer's moves are
 // still seen), hot seat hand-over, overlays (waiting room, hand summary, end of game), keyboard.
 // The page never decides a rule: it shows the view it is sent and sends the action clicked.
-import { h, clear, toast, notice, $$ } from "./dom.js";
+import { h, clear, toast, notice, patch, $$ } from "./dom.js";
 import { t, language, LANGUAGES, setLanguage } from "./i18n.js";
 import { cardName, cardPretty } from "./cards.js";
 import { webSocketTransport } from "./transport.js";
@@ -102,8 +102,7 @@ export function openTable(root, tableId, held, nav) {
         }
       }
       if (S.pending && S.pending.id === msg.id) S.pending = null;
-      S.ui.selected = new Set();
-      S.ui.swapPick = null;
+      resetUi();
       toast(text, "error", 5000);
       playSound("error");
       render();
@@ -116,6 +115,11 @@ export function openTable(root, tableId, held, nav) {
     if (known !== key) return msg.message && !["not_your_turn", "rate_limited", "busy", "spectator", "not_started"].includes(msg.code)
       ? `${known} (${msg.message})` : known;
     return msg.message || msg.code;
+  }
+
+  function resetUi() {
+    S.ui.selected = new Set();
+    S.ui.swapPick = null;
   }
 
   // ---------------------------------------------------------------- hot seat
@@ -132,7 +136,7 @@ export function openTable(root, tableId, held, nav) {
     }
     if (!waiting.length || waiting.includes(S.showSeat)) return;
     S.passTo = waiting[0];
-    S.ui = { selected: new Set(), swapPick: null };
+    resetUi();
     render();
   }
   function takeOver() {
@@ -176,15 +180,16 @@ export function openTable(root, tableId, held, nav) {
       const before = new Set(prev.view.pile || []);
       for (const c of view.pile || []) if (!before.has(c)) S.fresh.add(c);
     }
-    if (next.seq !== prev?.seq) S.ui = { selected: new Set(), swapPick: null };
+    if (next.seq !== prev?.seq) resetUi();
     S.shown = next;
     if (S.pending?.ackSeq !== undefined && next.seq >= S.pending.ackSeq) S.pending = null;
     if (step) sounds(prev.view, view, next.last);
     S.log = describeLast(next) || S.log;
-    render();
     const gap = reducedMotion() ? 0 : 320;
-    if (hold || (S.queue.length && step && gap)) {
-      S.holding = true;
+    const wait = hold || (S.queue.length && step && gap);
+    S.holding = !!wait;
+    render();
+    if (wait) {
       later(() => {
         S.holding = false;
         if (hold) S.heldTrick = null;
@@ -450,16 +455,17 @@ export function openTable(root, tableId, held, nav) {
   function render() {
     if (S.destroyed) return;
     const focus = rememberFocus();
-    clear(root);
     const view = S.shown?.view;
-    root.append(topbar(view));
+    const nodes = [topbar(view)];
     if (S.error) {
-      root.append(h("section", { class: "page narrow error-page" }, h("h1", {}, t("error.title")), h("p", {}, S.error),
+      nodes.push(h("section", { class: "page narrow error-page" }, h("h1", {}, t("error.title")), h("p", {}, S.error),
         h("button", { type: "button", class: "btn primary", onclick: () => nav("/") }, t("nav.home"))));
+      patch(root, nodes);
       return;
     }
     if (!view) {
-      root.append(h("p", { class: "loading" }, t("table.connecting")));
+      nodes.push(h("p", { class: "loading" }, t("table.connecting")));
+      patch(root, nodes);
       return;
     }
     const c = ctx();
@@ -468,13 +474,14 @@ export function openTable(root, tableId, held, nav) {
       view.game === "omi" ? renderOmi(view, c) : renderOti(view, c),
       summaryBox(view),
       h("p", { class: "action-log", role: "log", "aria-live": "polite", dataset: { testid: "log" } }, S.log));
-    root.append(wrap);
-    if (S.passTo !== null) root.append(passScreen());
-    else if (view.table?.status === "waiting") root.append(waitingRoom(view));
-    else if (view.is_over && !S.overClosed) root.append(overScreen(view));
+    nodes.push(wrap);
+    if (S.passTo !== null) nodes.push(passScreen());
+    else if (view.table?.status === "waiting") nodes.push(waitingRoom(view));
+    else if (view.is_over && !S.overClosed) nodes.push(overScreen(view));
     const panel = panels(view);
-    if (panel) root.append(panel);
-    restoreFocus(focus);
+    if (panel) nodes.push(panel);
+    patch(root, nodes);
+    if (focus && !root.contains(document.activeElement)) restoreFocus(focus);
   }
 
   function rememberFocus() {

@@ -1,0 +1,72 @@
+"""Playing Omi through the page, as a person would: read what is on screen, click a card."""
+
+from __future__ import annotations
+
+import time
+
+SNAPSHOT_JS = """() => {
+  const q = (s) => [...document.querySelectorAll(s)];
+  return {
+    over: !!document.querySelector('.over-overlay'),
+    pass: !!document.querySelector('[data-testid=pass-screen]'),
+    suits: q('button[data-suit]').filter(b => !b.disabled).map(b => b.dataset.suit),
+    hand: q('.hand button[data-card]').map(b => ({card: b.dataset.card, enabled: !b.disabled, label: b.getAttribute('aria-label')})),
+    trick: q('.trick .trick-card').map(c => c.dataset.shown),
+    faces: q('.card.face').length,
+  };
+}"""
+
+READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-screen]')
+  || document.querySelector('button[data-suit]:not([disabled])')
+  || document.querySelector('.hand button[data-card]:not([disabled])')"""
+
+
+def snapshot(page) -> dict:
+    return page.evaluate(SNAPSHOT_JS)
+
+
+def wait_for_turn(page, timeout_s: float = 30) -> dict:
+    page.wait_for_function(READY_JS, timeout=timeout_s * 1000)
+    return snapshot(page)
+
+
+def check_follow_suit(snap: dict) -> None:
+    """The enabled cards are exactly those the rules allow: the led suit when you hold it."""
+    hand = snap["hand"]
+    enabled = {c["card"] for c in hand if c["enabled"]}
+    if snap["trick"]:
+        led = snap["trick"][0][-1]
+        same = {c["card"] for c in hand if c["card"][-1] == led}
+        assert enabled == (same or {c["card"] for c in hand}), (snap["trick"], hand)
+    else:
+        assert enabled == {c["card"] for c in hand}, hand
+
+
+def play_until_over(page, *, on_turn=None, limit_s: float = 240) -> int:
+    """Choose trumps and play the first legal card each turn until the match is over.
+
+    ``on_turn(page, snap, n)`` may act instead (return True when it did). Returns the number of
+    cards this seat played.
+    """
+    played = 0
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        snap = wait_for_turn(page)
+        if snap["over"]:
+            return played
+        assert not snap["pass"], "no pass screen outside hot seat"
+        if on_turn and on_turn(page, snap, played):
+            if not snap["suits"]:
+                played += 1
+            continue
+        if snap["suits"]:
+            assert len(snap["hand"]) == 4, "the chooser sees only the first four cards"
+            page.click(f'button[data-suit="{snap["suits"][0]}"]')
+            continue
+        check_follow_suit(snap)
+        card = next(c["card"] for c in snap["hand"] if c["enabled"])
+        page.click(f'.hand button[data-card="{card}"]')
+        played += 1
+        page.wait_for_function(
+            "card => !document.querySelector(`.hand button[data-card='${card}']`)", arg=card)
+    raise AssertionError("the match did not end in time")
