@@ -41,6 +41,16 @@ _BELOW = tuple(SUIT_MASKS[c // SUIT_BITS] & ((1 << c) - 1) for c in range(52))
 _NOT_TOP = ~sum(1 << (SUIT_BITS * s + SUIT_BITS - 1) for s in range(4))
 
 
+def _smear_mask(k: int) -> int:
+    """The bits of each suit field that ``>> k`` may fill from the same field."""
+    return sum(((1 << (SUIT_BITS - k)) - 1) << (SUIT_BITS * s) for s in range(4))
+
+
+#: With these, ``m |= (m >> k) & _SMEAR_k`` for k = 1, 2, 4, 8 fills each suit field of ``m``
+#: from its highest card down: ``hand & ~filled`` is what ranks above every card of ``m``.
+_SMEAR_1, _SMEAR_2, _SMEAR_4, _SMEAR_8 = (_smear_mask(k) for k in (1, 2, 4, 8))
+
+
 def _length_unit(seat: int, suit: int) -> int:
     """One card of ``suit`` in ``seat``'s hand, in the packed suit lengths (4 bits a count)."""
     return 1 << (4 * (4 * seat + suit))
@@ -94,6 +104,8 @@ class _Search:
         self.table: dict[int, list[list[int]]] = {}
         self.rel = 0
         self.nodes = 0
+        #: the last lead that cut the search, by cards in hand and seat
+        self.killers = [0] * (4 * 14)
 
     # ------------------------------------------------------------------ trick boundaries
 
@@ -149,9 +161,6 @@ class _Search:
             bucket.append([rel, spread, pattern, low, high])
         return result
 
-    def _hands(self, state: int) -> list[int]:
-        return [state >> sh & _FULL for sh in self.shift]
-
     def _last_trick(self, state: int, leader: int) -> bool:
         """Each seat holds one card: does the maximising side win the trick?"""
         best = (state >> self.shift[leader] & _FULL).bit_length() - 1
@@ -178,101 +187,93 @@ class _Search:
         crossing to a partner's top card and the partner cashing; a ruff by a void partner.
         Sets ``self.rel`` to the cards the count rests on (the answer when this cuts the search).
         """
-        hands = self._hands(state)
-        alive = 0
-        for h in hands:
-            alive |= h
-        best = self._cash(hands, alive, leader)
-        rel = self.rel
+        alive = state | state >> (2 * _HAND_BITS)
+        alive = (alive | alive >> _HAND_BITS) & _FULL
+        shift = self.shift
+        mine = state >> shift[leader] & _FULL
+        best = self._cash(state, alive, leader, mine)
         partners = self.partners[leader]
         if len(partners) != 1:
-            self.rel = rel
             return best
+        rel = self.rel
         partner = partners[0]
-        mine = hands[leader]
-        theirs = hands[partner]
-        tm = self.trump_mask
-        trump = self.trump
+        theirs = state >> shift[partner] & _FULL
         opponents = self.opponents[leader]
-        for suit in range(4):
+        trump = self.trump
+        # suits where the partner holds the top card and the leader a card to lead to it
+        entries = alive & ~((alive >> 1) & _NOT_TOP) & theirs
+        while entries:
+            top = entries & -entries
+            entries ^= top
+            suit = _SUIT_OF[top.bit_length() - 1]
             sm = SUIT_MASKS[suit]
-            if not mine & sm:
+            if not mine & sm or (suit != trump and self._ruffable(state, opponents, sm)):
                 continue
-            top = 1 << ((alive & sm).bit_length() - 1)
-            if not theirs & top or (suit != trump and self._ruffable(hands, opponents, sm)):
-                continue
-            crossed = self._cash(hands, alive, partner)
+            crossed = self._cash(state, alive, partner, theirs)
             if crossed > best:
                 best = crossed
                 rel = self.rel | top
             break
-        if best == 0 and theirs & tm:
-            # partner ruffs a suit it lacks, if no opponent can over-ruff
+        if best == 0 and theirs & self.trump_mask:
+            # the partner ruffs a suit it lacks, if no opponent can over-ruff
             for suit in range(4):
                 sm = SUIT_MASKS[suit]
                 if suit == trump or not mine & sm or theirs & sm:
                     continue
-                if not self._ruffable(hands, opponents, sm):
+                if not self._ruffable(state, opponents, sm):
                     self.rel = 0
                     return 1
         self.rel = rel
         return best
 
-    def _ruffable(self, hands: list[int], opponents: tuple[int, ...], suit_mask: int) -> bool:
+    def _ruffable(self, state: int, opponents: tuple[int, ...], suit_mask: int) -> bool:
         """Could an opponent ruff (or over-ruff) a lead of this suit?"""
         tm = self.trump_mask
+        shift = self.shift
         for o in opponents:
-            h = hands[o]
+            h = state >> shift[o]
             if not h & suit_mask and h & tm:
                 return True
         return False
 
-    def _cash(self, hands: list[int], alive: int, leader: int) -> int:
+    def _cash(self, state: int, alive: int, leader: int, mine: int) -> int:
         """Tricks ``leader`` takes in a row with its top cards; ``self.rel`` = those cards."""
-        mine = hands[leader]
+        others = alive & ~mine
+        others |= (others >> 1) & _SMEAR_1
+        others |= (others >> 2) & _SMEAR_2
+        others |= (others >> 4) & _SMEAR_4
+        others |= (others >> 8) & _SMEAR_8
+        tops = mine & ~others
+        self.rel = tops
+        if not tops:
+            return 0
         tm = self.trump_mask
-        runs = [0, 0, 0, 0]
-        tops = [0, 0, 0, 0]
-        for suit in range(4):
-            sm = SUIT_MASKS[suit]
-            held = mine & sm
-            if not held:
-                continue
-            others = alive & sm & ~held
-            if others:
-                shift = others.bit_length()
-                top = held >> shift << shift
-            else:
-                top = held
-            tops[suit] = top
-            runs[suit] = top.bit_count()
-        trump = self.trump
-        top_trumps = runs[trump]
-        opponents = self.opponents[leader]
-        most = 0
-        for o in opponents:
-            t = (hands[o] & tm).bit_count()
-            if t > most:
-                most = t
-        if top_trumps >= most:
-            self.rel = tops[0] | tops[1] | tops[2] | tops[3]
-            return runs[0] + runs[1] + runs[2] + runs[3]
+        top_trumps = (tops & tm).bit_count()
+        shift = self.shift
+        threats = []
+        for o in self.opponents[leader]:
+            h = state >> shift[o] & _FULL
+            if (h & tm).bit_count() > top_trumps:
+                threats.append(h)
+        if not threats:
+            return tops.bit_count()
+        # trumps are not drawn: cash each side suit only while every threat follows
         total = top_trumps
-        rel = tops[trump]
+        rel = tops & tm
+        trump = self.trump
         for suit in range(4):
-            run = runs[suit]
-            if suit == trump or not run:
-                continue
             sm = SUIT_MASKS[suit]
-            for o in opponents:
-                h = hands[o]
-                if (h & tm).bit_count() > top_trumps:
-                    length = (h & sm).bit_count()
-                    if length < run:
-                        run = length
+            run_cards = tops & sm
+            if suit == trump or not run_cards:
+                continue
+            run = run_cards.bit_count()
+            for h in threats:
+                length = (h & sm).bit_count()
+                if length < run:
+                    run = length
             if run:
                 total += run
-                rel |= tops[suit]
+                rel |= run_cards
         self.rel = rel
         return total
 
@@ -281,29 +282,28 @@ class _Search:
 
         Sets ``self.rel`` to those top trumps.
         """
-        hands = self._hands(state)
         tm = self.trump_mask
+        shift = self.shift
         ours = 0
         for s in seats:
-            ours |= hands[s]
+            ours |= state >> shift[s]
         ours &= tm
         self.rel = 0
         if not ours:
             return 0
-        alive = 0
-        for h in hands:
-            alive |= h
-        others = alive & tm & ~ours
+        alive = state | state >> (2 * _HAND_BITS)
+        alive = (alive | alive >> _HAND_BITS) & tm
+        others = alive & ~ours
         if others:
-            shift = others.bit_length()
-            top = ours >> shift << shift
+            cut = others.bit_length()
+            top = ours >> cut << cut
             if not top:
                 return 0
         else:
             top = ours
         best = 0
         for s in seats:
-            c = (hands[s] & top).bit_count()
+            c = (state >> shift[s] & top).bit_count()
             if c > best:
                 best = c
         self.rel = top
@@ -329,12 +329,15 @@ class _Search:
         nxt = self.next_seat[seat]
         rel = 0
         if k == 0:
+            killers = self.killers
+            slot = hand.bit_count() << 2 | seat
             reps = hand & ~((hand >> 1) & _NOT_TOP)
             alive = state | state >> (2 * _HAND_BITS)
             alive = (alive | alive >> _HAND_BITS) & _FULL
             tops = alive & ~((alive >> 1) & _NOT_TOP)
-            cash = reps & tops
-            for m in (cash, reps ^ cash):
+            killer = killers[slot] & reps
+            cash = reps & tops & ~killer
+            for m in (killer, cash, reps ^ cash ^ killer):
                 while m:
                     low = m & -m
                     m ^= low
@@ -343,6 +346,7 @@ class _Search:
                     if self.play(
                         state ^ (low << sh), lens - units[ubase + suit], nxt, 1, need, suit, card, seat, low
                     ) == want:
+                        killers[slot] = low
                         return want
                     rel |= self.rel
             self.rel = rel
@@ -373,8 +377,9 @@ class _Search:
             else:
                 first = trumps & -trumps
                 second, rest = discards, trumps ^ first
+        stages = (first, second, rest)
         if k < self.n - 1:
-            for m in (first, second, rest):
+            for m in stages:
                 while m:
                     low = m & -m
                     m ^= low
@@ -400,7 +405,7 @@ class _Search:
         alive = state | state >> (2 * _HAND_BITS)
         alive = ((alive | alive >> _HAND_BITS) & _FULL) | played
         is_max = self.is_max
-        for m in (first, second, rest):
+        for m in stages:
             while m:
                 low = m & -m
                 m ^= low
