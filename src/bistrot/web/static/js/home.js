@@ -10,11 +10,11 @@ const MODES = ["computer", "friends", "hotseat"];
 const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s", "seat", "lang"]);
 
 /** Open a table and go to it. `request` is the body of POST /api/tables. */
-export async function createTable(request, nav, { replace = false } = {}) {
+export async function createTable(request, nav, { replace = false, names = null } = {}) {
   const answer = await post("/api/tables", request);
   saveTable(answer.table, {
     game: answer.game || request.game, mode: answer.mode || request.mode, seats: answer.seats,
-    join_url: answer.join_url, watch_url: answer.watch_url, creator: true,
+    join_url: answer.join_url, watch_url: answer.watch_url, creator: true, names,
   });
   nav(`/t/${answer.table}`, { replace });
   return answer;
@@ -101,6 +101,7 @@ export function homePage(root, nav, topbar) {
       if (v !== undefined && v !== o.default) rules[o.name] = v;
     }
     const request = { game: form.game, mode: form.mode, rules, level: form.level };
+    let localNames = null;
     if (form.mode !== "hotseat" && name) request.name = name;
     if (form.mode === "hotseat") {
       const n = players();
@@ -111,10 +112,11 @@ export function homePage(root, nav, topbar) {
         names.push(form.bots[seat] ? null : (form.names[seat] || "").trim() || null);
       }
       if (Object.keys(bots).length) request.bots = bots;
-      if (names.some(Boolean)) request.names = names;
+      // Hot-seat names stay on this device (everybody is here): the page shows them.
+      localNames = names.some(Boolean) ? names : null;
     }
     try {
-      await createTable(request, nav);
+      await createTable(request, nav, { names: localNames });
     } catch (error) {
       button.disabled = false;
       toast(error.message, "error", 6000);

@@ -295,6 +295,7 @@ export function openTable(root, tableId, held, nav) {
   // ---------------------------------------------------------------- rendering
   function nameOf(view, seat) {
     const info = (view?.seats || []).find((s) => s.seat === seat);
+    if (held.names?.[seat] && info?.kind !== "computer") return held.names[seat];
     if (info?.name) return info.name;
     if (info?.kind === "computer") return t("seat.computer_name", { n: seat + 1 });
     if (seat === S.showSeat && !hotseat) return t("seat.you");
@@ -385,6 +386,8 @@ export function openTable(root, tableId, held, nav) {
     const isCreator = held.creator && held.seats?.[0]?.seat === 0;
     return dialog(t("lobby.title"), h("div", { class: "lobby" },
       held.join_url ? shareBox(absolute(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
+      held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
+        shareBox(absolute(held.watch_url), { testId: "watch-link" })) : null,
       h("ul", { class: "lobby-seats" }, (view.seats || []).map((s) => h("li", { dataset: { kind: s.kind } },
         h("span", { class: "avatar" }, s.kind === "open" ? "·" : (nameOf(view, s.seat) || "?").charAt(0).toUpperCase()),
         s.kind === "open" ? t("lobby.open_seat") : nameOf(view, s.seat)))),

@@ -1,0 +1,111 @@
+"""A friends table joined by its link from a second browser, a spectator, and hot seat."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import shot
+from omi_driver import snapshot, wait_for_turn
+
+
+def hand_of(page) -> set[str]:
+    return set(page.locator(".hand button[data-card]").evaluate_all("bs => bs.map(b => b.dataset.card)"))
+
+
+def test_a_friends_table_joined_by_link(server, pages):
+    ama = pages.new()
+    ama.goto(server.base + "/")
+    ama.click("label.segment:has([data-testid=mode-friends])")
+    ama.fill("#your-name", "Ama")
+    ama.click("[data-action=create]")
+    ama.wait_for_selector("[data-testid=join-link]")
+    join_link = ama.locator("[data-testid=join-link]").input_value()
+    assert re.search(r"/join/[\w-]+#[\w-]+$", join_link)
+    assert ama.locator(".lobby svg.qr").first.is_visible()
+    ama.click(".watch-link summary")
+    watch_link = ama.locator("[data-testid=watch-link]").input_value()
+    shot(ama, "friends-waiting-room")
+
+    kasun = pages.new(locale="fr-FR")
+    kasun.goto(join_link)
+    kasun.fill("#join-name", "Kasun")
+    kasun.click("[data-action=join]")
+    kasun.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    kasun.wait_for_selector(".lobby")
+    ama.wait_for_selector(".lobby-seats li >> text=Kasun")
+    ama.click("[data-action=start]")
+
+    for page in (ama, kasun):
+        page.wait_for_selector(".felt.omi")
+        page.wait_for_function("() => document.querySelectorAll('.hand button[data-card]').length === 4")
+    # Before trumps each sees only their own first four cards, and never the other's.
+    first_ama, first_kasun = hand_of(ama), hand_of(kasun)
+    assert len(first_ama) == len(first_kasun) == 4 and not first_ama & first_kasun
+    assert kasun.locator("[data-seat='0'] .plate-name").inner_text().startswith("Ama")
+
+    # Ama (seat 0, after the dealer) chooses trumps; Kasun sees who is choosing.
+    assert "Ama" in kasun.locator(".prompt.waiting").inner_text()
+    ama.click('button[data-suit="C"]')
+    for page in (ama, kasun):
+        page.wait_for_function("() => document.querySelectorAll('.hand button[data-card]').length === 8")
+    full_ama, full_kasun = hand_of(ama), hand_of(kasun)
+    assert first_ama < full_ama and first_kasun < full_kasun and not full_ama & full_kasun
+    assert kasun.locator("[data-testid=trump] [data-trump='C']").count() == 1
+    shot(kasun, "friends-second-player")
+
+    # A spectator sees the table and no hand at all.
+    watcher = pages.new()
+    watcher.goto(watch_link)
+    watcher.wait_for_selector(".felt.omi")
+    watcher.wait_for_selector(".topbar .badge")
+    assert watcher.locator("[data-card]").count() == 0
+    assert watcher.locator(".card.face").count() == watcher.locator(".trick .card.face").count()
+    assert watcher.locator(".seat .backs .card.back").count() == 32 - watcher.locator(".trick .card.face").count()
+
+
+def test_a_bad_join_link_is_explained(server, pages):
+    page = pages.new()
+    table = server.api("POST", "/api/tables", {"game": "omi", "mode": "friends", "level": "easy"})["table"]
+    page.goto(f"{server.base}/join/{table}#not-the-invite")
+    page.click("[data-action=join]")
+    page.wait_for_selector(".toast-error")
+    assert page.locator(".toast-error").inner_text() == "This join link is not valid."
+
+
+def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):
+    page = pages.new()
+    page.goto(server.base + "/")
+    page.click("label.segment:has([data-testid=mode-hotseat])")
+    page.fill("[data-testid=hotseat-name-0]", "Ama")
+    page.fill("[data-testid=hotseat-name-1]", "Kasun")
+    page.select_option("[data-testid=hotseat-kind-2]", "easy")
+    page.select_option("[data-testid=hotseat-kind-3]", "easy")
+    page.click("[data-action=create]")
+
+    seen: dict[str, set[str]] = {"Ama": set(), "Kasun": set()}
+    handovers = []
+    while len(handovers) < 3:
+        snap = wait_for_turn(page)
+        if snap["pass"]:
+            title = page.locator("[data-testid=pass-screen] h2").inner_text()
+            name = title.removeprefix("Pass to ")
+            assert name in seen
+            # Nobody's cards are anywhere on the page while it is passed on.
+            assert page.locator("[data-card]").count() == 0
+            assert page.locator(".hand .card").count() == 0
+            if not handovers:
+                shot(page, "hotseat-pass-screen")
+            handovers.append(name)
+            page.click("[data-action=take-seat]")
+            page.wait_for_function("() => document.querySelectorAll('.hand button[data-card]').length > 0")
+            seen[name] |= hand_of(page)
+            continue
+        if snap["suits"]:
+            page.click(f'button[data-suit="{snap["suits"][0]}"]')
+            continue
+        card = next(c["card"] for c in snap["hand"] if c["enabled"])
+        page.click(f'.hand button[data-card="{card}"]')
+        page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=card)
+    assert handovers[:2] == ["Ama", "Kasun"]
+    assert seen["Ama"] and seen["Kasun"] and not seen["Ama"] & seen["Kasun"]
+    assert snapshot(page)["faces"] >= 1
