@@ -135,12 +135,12 @@ class _Search:
                         return False
         # sure tricks of the leader's side, then top trumps of the other side
         if self.is_max[leader]:
-            if self._quick_tricks(state, leader) >= need:
+            if self._quick_tricks(state, leader, need) >= need:
                 return True
             if count - self._top_trumps(state, self.opponents[leader]) < need:
                 return False
         else:
-            if count - self._quick_tricks(state, leader) < need:
+            if count - self._quick_tricks(state, leader, count - need + 1) < need:
                 return False
             if self._top_trumps(state, self.opponents[leader]) >= need:
                 return True
@@ -180,18 +180,19 @@ class _Search:
         self.rel = company if company != 1 << best else 0
         return self.is_max[winner]
 
-    def _quick_tricks(self, state: int, leader: int) -> int:
+    def _quick_tricks(self, state: int, leader: int, goal: int) -> int:
         """Tricks the leader's side surely takes from here, without giving up the lead.
 
         The best of: the leader cashing its top cards (after drawing trumps when it can);
         crossing to a partner's top card and the partner cashing; a ruff by a void partner.
-        Sets ``self.rel`` to the cards the count rests on (the answer when this cuts the search).
+        Counting stops at ``goal``; ``self.rel`` is set to the cards the count rests on (what
+        the answer rests on when this cuts the search).
         """
         alive = state | state >> (2 * _HAND_BITS)
         alive = (alive | alive >> _HAND_BITS) & _FULL
         shift = self.shift
         mine = state >> shift[leader] & _FULL
-        best = self._cash(state, alive, leader, mine)
+        best = self._cash(state, alive, leader, mine, goal)
         partners = self.partners[leader]
         if len(partners) != 1:
             return best
@@ -209,7 +210,7 @@ class _Search:
             sm = SUIT_MASKS[suit]
             if not mine & sm or (suit != trump and self._ruffable(state, opponents, sm)):
                 continue
-            crossed = self._cash(state, alive, partner, theirs)
+            crossed = self._cash(state, alive, partner, theirs, goal)
             if crossed > best:
                 best = crossed
                 rel = self.rel | top
@@ -236,44 +237,62 @@ class _Search:
                 return True
         return False
 
-    def _cash(self, state: int, alive: int, leader: int, mine: int) -> int:
-        """Tricks ``leader`` takes in a row with its top cards; ``self.rel`` = those cards."""
+    def _cash(self, state: int, alive: int, leader: int, mine: int, goal: int) -> int:
+        """Tricks ``leader`` takes in a row with its top cards, counted up to ``goal``.
+
+        Sets ``self.rel`` to the top cards counted, no more than needed to reach ``goal``.
+        """
         others = alive & ~mine
         others |= (others >> 1) & _SMEAR_1
         others |= (others >> 2) & _SMEAR_2
         others |= (others >> 4) & _SMEAR_4
         others |= (others >> 8) & _SMEAR_8
         tops = mine & ~others
-        self.rel = tops
         if not tops:
+            self.rel = 0
             return 0
         tm = self.trump_mask
-        top_trumps = (tops & tm).bit_count()
+        trump_tops = tops & tm
+        top_trumps = trump_tops.bit_count()
         shift = self.shift
         threats = []
+        most = 0
         for o in self.opponents[leader]:
-            h = state >> shift[o] & _FULL
-            if (h & tm).bit_count() > top_trumps:
-                threats.append(h)
-        if not threats:
-            return tops.bit_count()
-        # trumps are not drawn: cash each side suit only while every threat follows
-        total = top_trumps
-        rel = tops & tm
+            t = (state >> shift[o] & tm).bit_count()
+            if t > top_trumps:
+                threats.append(state >> shift[o] & _FULL)
+            elif t > most:
+                most = t
+        if threats:
+            # trumps are not drawn: cash each side suit only while every threat follows
+            total = top_trumps
+            rel = trump_tops
+        else:
+            # draw the opponents' trumps with the top `most` trumps first
+            rel = trump_tops
+            for _ in range(top_trumps - most):
+                rel &= rel - 1
+            total = most
         trump = self.trump
-        for suit in range(4):
+        for suit in (trump, 0, 1, 2, 3):
+            if total >= goal:
+                break
             sm = SUIT_MASKS[suit]
-            run_cards = tops & sm
-            if suit == trump or not run_cards:
+            run_cards = tops & sm & ~rel
+            if not run_cards:
                 continue
             run = run_cards.bit_count()
-            for h in threats:
-                length = (h & sm).bit_count()
-                if length < run:
-                    run = length
-            if run:
-                total += run
-                rel |= run_cards
+            if suit != trump:
+                for h in threats:
+                    length = (h & sm).bit_count()
+                    if length < run:
+                        run = length
+            if total + run > goal:
+                run = goal - total
+            for _ in range(run_cards.bit_count() - run):
+                run_cards &= run_cards - 1
+            total += run
+            rel |= run_cards
         self.rel = rel
         return total
 
@@ -337,7 +356,27 @@ class _Search:
             tops = alive & ~((alive >> 1) & _NOT_TOP)
             killer = killers[slot] & reps
             cash = reps & tops & ~killer
-            for m in (killer, cash, reps ^ cash ^ killer):
+            rest = reps ^ cash ^ killer
+            towards = 0
+            for partner in self.partners[seat]:
+                theirs = tops & (state >> self.shift[partner])
+                while theirs:
+                    top = theirs & -theirs
+                    theirs ^= top
+                    mine = rest & SUIT_MASKS[_SUIT_OF[top.bit_length() - 1]]
+                    towards |= mine & -mine
+            rest ^= towards
+            # suits an opponent can ruff come last
+            danger = 0
+            tm = self.trump_mask
+            for o in self.opponents[seat]:
+                h = state >> self.shift[o] & _FULL
+                if h & tm:
+                    for suit in range(4):
+                        if not h & SUIT_MASKS[suit]:
+                            danger |= SUIT_MASKS[suit]
+            danger &= ~tm & rest
+            for m in (killer, cash, towards, rest ^ danger, danger):
                 while m:
                     low = m & -m
                     m ^= low
