@@ -323,7 +323,7 @@ export function openTable(root, tableId, held, nav) {
 
   function topbar(view) {
     const game = view?.game || held.game;
-    return h("header", { class: "topbar" },
+    return h("header", { class: "topbar at-table" },
       h("a", { href: "/", class: "brand", "aria-label": t("nav.home"), onclick: (e) => { e.preventDefault(); nav("/"); } },
         h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), h("span", { class: "brand-name" }, "bistrot")),
       h("span", { class: "topbar-title" }, game ? t(`game.${game}`) : "",
@@ -337,7 +337,7 @@ export function openTable(root, tableId, held, nav) {
       view?.is_over && S.overClosed && h("button", { type: "button", class: "icon-btn", onclick: () => { S.overClosed = false; render(); } }, t("over.result")),
       soundButton(),
       languageSelect(),
-      h("button", { type: "button", class: "icon-btn", onclick: () => openPanel("help"), "aria-label": t("help.title"), title: t("help.title") }, "?"));
+      h("button", { type: "button", class: "icon-btn help-btn", onclick: () => openPanel("help"), "aria-label": t("help.title"), title: t("help.title") }, "?"));
   }
 
   function soundButton() {
