@@ -1,0 +1,49 @@
+"""A network drop: the server goes away and comes back; the page says so, resyncs and plays on."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Server, free_port, go, shot
+from omi_driver import wait_for_turn
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    srv = Server(tmp_path / "room.db", port=free_port())
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def play_one(page) -> str:
+    snap = wait_for_turn(page)
+    if snap["suits"]:
+        page.click(f'button[data-suit="{snap["suits"][0]}"]')
+        snap = wait_for_turn(page)
+    card = next(c["card"] for c in snap["hand"] if c["enabled"])
+    page.click(f'.hand button[data-card="{card}"]')
+    page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=card)
+    return card
+
+
+def test_the_page_reconnects_and_resyncs_after_a_drop(own_server, pages):
+    page = pages.new()
+    page.goto(own_server.base + "/")
+    go(page, "/play/omi?level=easy&target=5")
+    page.wait_for_selector(".felt.omi")
+    play_one(page)
+    before = page.locator(".hand button[data-card]").count()
+
+    own_server.stop()
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Reconnecting" in page.locator("#notice").inner_text()
+    shot(page, "reconnecting-notice")
+    own_server.start()  # same port, same database
+    page.wait_for_selector("#notice", state="hidden", timeout=30000)
+    page.wait_for_selector(".toast-ok")
+
+    assert page.locator(".hand button[data-card]").count() == before
+    play_one(page)
+    assert page.locator(".hand button[data-card]").count() == before - 1
