@@ -103,6 +103,7 @@ class _Search:
         self.not_above_all = tuple(~(a * repl) for a in _ABOVE)
         self.table: dict[int, list[list[int]]] = {}
         self.rel = 0
+        #: tricks searched card by card (not settled by the table or by sure tricks)
         self.nodes = 0
         #: the last lead that cut the search, by cards in hand and seat
         self.killers = [0] * (4 * 14)
@@ -144,6 +145,7 @@ class _Search:
                 return False
             if self._top_trumps(state, self.opponents[leader]) >= need:
                 return True
+        self.nodes += 1
         result = self.play(state, lens, leader, 0, need, 0, 0, 0, 0)
         rel = self.rel
         spread = rel * self.repl
@@ -194,7 +196,7 @@ class _Search:
         mine = state >> shift[leader] & _FULL
         best = self._cash(state, alive, leader, mine, goal)
         partners = self.partners[leader]
-        if len(partners) != 1:
+        if best >= goal or len(partners) != 1:
             return best
         rel = self.rel
         partner = partners[0]
@@ -215,7 +217,7 @@ class _Search:
                 best = crossed
                 rel = self.rel | top
             break
-        if best == 0 and theirs & self.trump_mask:
+        if best == 0 and goal == 1 and theirs & self.trump_mask:
             # the partner ruffs a suit it lacks, if no opponent can over-ruff
             for suit in range(4):
                 sm = SUIT_MASKS[suit]
@@ -339,7 +341,6 @@ class _Search:
         ``played`` holds the trick's cards so far.  Moves are tried in stages (masks), each
         stage low card first; one card per run of equal cards.
         """
-        self.nodes += 1
         sh = self.shift[seat]
         hand = state >> sh & _FULL
         want = self.is_max[seat]
