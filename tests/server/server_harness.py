@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from bistrot.server import Settings, create_app
@@ -225,7 +226,7 @@ def drain(client: Client, wait: float = 0.0) -> None:
         client.recv(wait)
         while True:
             client.recv(0.0)
-    except TimeoutError:
+    except (TimeoutError, ConnectionClosed):
         pass
 
 
