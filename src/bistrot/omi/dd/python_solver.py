@@ -391,6 +391,12 @@ class _Search:
                     rel |= self.rel
             self.rel = rel
             return not want
+        if k < 3 and (need <= 1 if want else need >= hand.bit_count()) and self.n == 4:
+            # this trick alone decides: does the seat's side surely win it?
+            sure = self._sure_trick(state, seat, k, led, best, winner, played)
+            if sure >= 0:
+                self.rel = sure
+                return want
         follow = hand & SUIT_MASKS[led]
         friendly = self.is_max[winner] == want
         trump = self.trump
@@ -471,6 +477,57 @@ class _Search:
                 rel |= won_rel
         self.rel = rel
         return not want
+
+    def _sure_trick(
+        self, state: int, seat: int, k: int, led: int, best: int, winner: int, played: int
+    ) -> int:
+        """Does the side of ``seat`` (2nd or 3rd to play, four players) surely win this trick?
+
+        -1 if not, else the cards that rests on (as ``self.rel`` would hold them).
+        """
+        shift = self.shift
+        tm = self.trump_mask
+        lm = SUIT_MASKS[led]
+        mine = state >> shift[seat] & _FULL
+        nxt = self.next_seat[seat]
+        opp = state >> shift[nxt] & _FULL
+        opp_ruffs = led != self.trump and not opp & lm and opp & tm
+        alive = state | state >> (2 * _HAND_BITS)
+        alive = ((alive | alive >> _HAND_BITS) & _FULL) | played
+        if k == 1:
+            # the leader's partner plays next, then ours
+            partner = state >> shift[self.next_seat[nxt]] & _FULL
+            if opp_ruffs:
+                return -1
+            if led != self.trump and (
+                (not mine & lm and mine & tm) or (not partner & lm and partner & tm)
+            ):
+                return 0  # we ruff, they cannot over-ruff
+            ours = (mine | partner) & lm
+            if not ours:
+                return -1
+            top = ours.bit_length() - 1
+            if top > best and not opp & _ABOVE[top] & lm:
+                return _AT_LEAST[top] & alive
+            return -1
+        # third to play: only the last opponent is still to come
+        bsuit = _SUIT_OF[best]
+        if self.is_max[winner] == self.is_max[seat]:
+            if bsuit == led:
+                if not opp_ruffs and not opp & _ABOVE[best]:
+                    return _AT_LEAST[best] & alive
+            elif opp & lm or not opp & _ABOVE[best]:
+                return _AT_LEAST[best] & alive  # partner ruffed; no over-ruff
+        follow = mine & lm
+        if follow:
+            top = follow.bit_length() - 1
+            if bsuit == led and top > best and not opp_ruffs and not opp & _ABOVE[top]:
+                return _AT_LEAST[top] & alive
+        elif led != self.trump and mine & tm:
+            top = (mine & tm).bit_length() - 1
+            if (bsuit != self.trump or top > best) and (opp & lm or not opp & _ABOVE[top]):
+                return _AT_LEAST[top] & alive
+        return -1
 
     def next_trick(self, state: int, lens: int, played: int, leader: int, need: int) -> bool:
         """Remove the trick's cards ``played``, renumber the ranks, search on from ``leader``."""
