@@ -194,14 +194,18 @@ class Client:
         return self.view
 
 
-def play_out(client: Client, rng: random.Random | None = None, max_actions: int = 5000) -> list[str]:
-    """Play this seat's turns (first legal action, or a random one) until the game is over."""
+def play_out(
+    client: Client, rng: random.Random | None = None, max_actions: int = 5000, choose: Any = None
+) -> list[str]:
+    """Play this seat's turns until the game is over: ``choose(legal)``, else a random legal
+    action from ``rng``, else the first legal action."""
     played = []
     for _ in range(max_actions):
         view = client.wait_turn_or_end()
         if view["is_over"]:
             return played
-        action = rng.choice(view["legal"]) if rng else view["legal"][0]
+        legal = view["legal"]
+        action = choose(legal) if choose else rng.choice(legal) if rng else legal[0]
         answer = client.act(action)
         assert answer["type"] == "ack", answer
         played.append(action)

@@ -224,3 +224,34 @@ def test_a_challenge_played_twice_gives_the_same_game_and_results_side_by_side(s
     assert results[0]["summary"] == results[1]["summary"] == results[2]["summary"]
     assert results[0]["won"] == results[1]["won"] == results[2]["won"]
     assert results[0]["won"] == (results[0]["summary"]["winner"] == 0)
+
+
+def oti_policy(rng: random.Random):
+    """A plain Oti player: ready at once, plays a random card, picks up only when it must."""
+
+    def choose(legal: list[str]) -> str:
+        if "ready" in legal:
+            return "ready"
+        plays = [a for a in legal if a != "pickup"]
+        return rng.choice(plays) if plays else legal[0]
+
+    return choose
+
+
+def test_a_whole_oti_game_against_the_computer(server):
+    table = open_table(server.url, game="oti", mode="computer", level="medium", rules={"players": 3})
+    [seat] = table["seats"]
+    with Client(server.url, table["table"], seat["token"]) as me:
+        first = me.wait_for(lambda m: m["type"] == "state")
+        assert first["view"]["game"] == "oti" and first["view"]["phase"] == "swap"
+        assert first["view"]["face_down"] == [3, 3, 3] and len(first["view"]["hand"]) == 3
+        played = play_out(me, choose=oti_policy(random.Random(9)))
+        view = me.view
+    assert view["is_over"] and view["winner"] in (0, 1, 2) and played
+    assert_gap_free(me)
+    assert [s for s, _, _ in log_of(me)] == list(range(first["seq"] + 1, me.seq + 1))
+    assert {seat_ for _, seat_, _ in log_of(me)} == {0, 1, 2}
+    assert stored_actions(server.settings.db, table["table"])[first["seq"]:] == log_of(me)
+    with http(server.url) as client:
+        info = client.get(f"/api/tables/{table['table']}").json()
+    assert info["status"] == "over" and info["game"] == "oti"
