@@ -31,7 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 STARTUP_S = 30.0
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the 'test' extra)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="pip install playwright (the 'test' extra)"
+)
 
 
 def _missing_browser() -> str | None:
@@ -182,4 +184,6 @@ def keep_for_readme(path: Path, name: str) -> None:
 
 def go(page, path: str) -> None:
     """Follow an in-page link to ``path`` (as the page's own links do)."""
-    page.evaluate("p => { history.pushState({}, '', p); dispatchEvent(new PopStateEvent('popstate')); }", path)
+    page.evaluate(
+        "p => { history.pushState({}, '', p); dispatchEvent(new PopStateEvent('popstate')); }", path
+    )

@@ -10,7 +10,8 @@ SNAPSHOT_JS = """() => {
     over: !!document.querySelector('.over-overlay'),
     pass: !!document.querySelector('[data-testid=pass-screen]'),
     suits: q('button[data-suit]').filter(b => !b.disabled).map(b => b.dataset.suit),
-    hand: q('.hand button[data-card]').map(b => ({card: b.dataset.card, enabled: !b.disabled, label: b.getAttribute('aria-label')})),
+    hand: q('.hand button[data-card]').map(b => ({
+      card: b.dataset.card, enabled: !b.disabled, label: b.getAttribute('aria-label')})),
     trick: q('.trick .trick-card').map(c => c.dataset.shown),
     faces: q('.card.face').length,
   };

@@ -60,7 +60,8 @@ def test_a_friends_table_joined_by_link(server, pages):
     watcher.wait_for_selector(".topbar .badge")
     assert watcher.locator("[data-card]").count() == 0
     assert watcher.locator(".card.face").count() == watcher.locator(".trick .card.face").count()
-    assert watcher.locator(".seat .backs .card.back").count() == 32 - watcher.locator(".trick .card.face").count()
+    on_table = watcher.locator(".trick .card.face").count()
+    assert watcher.locator(".seat .backs .card.back").count() == 32 - on_table
 
 
 def test_a_bad_join_link_is_explained(server, pages):

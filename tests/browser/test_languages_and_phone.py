@@ -32,7 +32,9 @@ def test_the_language_follows_the_browser_and_can_be_switched(server, pages):
     go(page, "/play/omi?level=easy&target=5")
     page.wait_for_selector(".hand button[data-card]")
     page.select_option("[data-testid=language]", "fr")
-    page.wait_for_function("() => document.querySelector('.hand button[data-card]').getAttribute('aria-label').includes(' de ')")
+    page.wait_for_function(
+        "() => document.querySelector('.hand button[data-card]').getAttribute('aria-label').includes(' de ')"
+    )
     page.select_option("[data-testid=language]", "en")
 
 

@@ -96,8 +96,11 @@ def test_a_rule_option_from_the_link_reaches_the_table(server, pages):
     # clockwise: the next player in play order (seat 1) sits on the left
     assert page.locator(".seat-left").get_attribute("data-seat") == "1"
     assert page.locator(".seat-right").get_attribute("data-seat") == "3"
-    labels = page.locator(".hand button[data-card]").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
-    assert labels and all(re.fullmatch(r"(\d+|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)", x) for x in labels)
+    labels = page.locator(".hand button[data-card]").evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))"
+    )
+    spoken = re.compile(r"(\d+|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)")
+    assert labels and all(spoken.fullmatch(x) for x in labels)
 
 
 def test_the_quick_start_link_opened_directly(server, pages):
