@@ -1,7 +1,7 @@
 """Oti, a shedding game of the Shithead/Palace family: rules, the engine, records, bots.
 
 >>> from bistrot.oti import OtiRules, OtiGame, IllegalAction
->>> game = OtiGame.new(OtiRules(players=3), seed="0000-0000-01A5")
+>>> game = OtiGame.new(OtiRules(players=3), seed=42)
 >>> game.phase, game.to_move, game.view(0)["face_down"]
 ('swap', None, [3, 3, 3])
 """
