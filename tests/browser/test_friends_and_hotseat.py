@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import shot
+from browser_kit import shot
 from omi_driver import snapshot, wait_for_turn
 
 

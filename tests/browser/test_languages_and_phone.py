@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import go, shot
+from browser_kit import go, shot
 from omi_driver import wait_for_turn
 
 

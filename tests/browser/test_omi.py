@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import go, keep_for_readme, shot
+from browser_kit import go, keep_for_readme, shot
 from omi_driver import play_until_over, snapshot, wait_for_turn
 
 

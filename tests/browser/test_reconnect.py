@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Server, free_port, go, shot
+from browser_kit import Server, free_port, go, shot
 from omi_driver import wait_for_turn
 
 

@@ -1,0 +1,147 @@
+"""Helpers of the real-browser tests of the page: a real ``bistrot serve`` and Debian's headless Chromium.
+
+The server runs as a subprocess on a free port with a temporary database and no pause before
+computer moves. Chromium is driven by Playwright for Python (``executable_path``: Playwright's
+own browser downloads are never used). Screenshots go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = os.environ.get("BISTROT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+STARTUP_S = 30.0
+
+
+
+def missing_browser() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing: apt-get install chromium fonts-noto-core fonts-noto-cjk"
+    return None
+
+
+class Server:
+    """One ``bistrot serve`` subprocess; ``restart()`` keeps the port and the database."""
+
+    def __init__(self, db: Path, port: int = 0, grace_s: float = 30.0) -> None:
+        self.db, self.port, self.grace_s = db, port, grace_s
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = ""
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "bistrot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", str(self.db), "--bot-delay-ms", "0", "--grace-s", str(self.grace_s),
+               "--log-level", "warning"]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     env=env, start_new_session=True)
+        deadline = time.monotonic() + STARTUP_S
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"(http://[\d.]+:(\d+))", line)
+        if not match:
+            rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
+            self.stop()
+            raise RuntimeError(f"bistrot serve did not start: {line}{rest}")
+        self.base, self.port = match.group(1), int(match.group(2))
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as answer:
+                    if json.load(answer).get("ok"):
+                        return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("bistrot serve never answered /healthz")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=5)
+        if self.proc and self.proc.stdout:
+            self.proc.stdout.close()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def api(self, method: str, path: str, body: dict | None = None) -> dict:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.load(answer)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+class Pages:
+    """Opens browser contexts (each one a separate person: its own storage and seat tokens) and
+    checks that no page threw a JavaScript error."""
+
+    def __init__(self, browser: object) -> None:
+        self.browser = browser
+        self.contexts: list = []
+        self.errors: list[str] = []
+
+    def new(self, *, width: int = 1280, height: int = 800, locale: str = "en-GB", motion: str = "reduce",
+            mobile: bool = False):
+        options = dict(viewport={"width": width, "height": height}, locale=locale, reduced_motion=motion)
+        if mobile:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(15000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot of the page under test-artifacts/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def keep_for_readme(path: Path, name: str) -> None:
+    """Copy a screenshot into docs/img/ (the README shows it)."""
+    target = ROOT / "docs" / "img" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, target)
+
+
+def go(page, path: str) -> None:
+    """Follow an in-page link to ``path`` (as the page's own links do)."""
+    page.evaluate(
+        "p => { history.pushState({}, '', p); dispatchEvent(new PopStateEvent('popstate')); }", path
+    )
