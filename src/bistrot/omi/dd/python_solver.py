@@ -110,6 +110,59 @@ class _Search:
 
     # ------------------------------------------------------------------ trick boundaries
 
+    def at_trick_start(self, state: int, lens: int, leader: int, need: int) -> bool:
+        """Can the maximising side take ``need`` of the tricks left, ``leader`` to lead?"""
+        count = (state >> self.shift[leader] & _FULL).bit_count()
+        if need <= 0:
+            self.rel = 0
+            return True
+        if need > count:
+            self.rel = 0
+            return False
+        if count == 1:
+            return self._last_trick(state, leader)
+        bucket_key = lens << 2 | leader
+        bucket = self.table.get(bucket_key)
+        if bucket is None:
+            bucket = self.table[bucket_key] = []
+        else:
+            for entry in bucket:
+                if state & entry[1] == entry[2]:
+                    if entry[3] >= need:
+                        self.rel = entry[0]
+                        return True
+                    if entry[4] < need:
+                        self.rel = entry[0]
+                        return False
+        # sure tricks of the leader's side, then top trumps of the other side
+        if self.is_max[leader]:
+            if self._quick_tricks(state, leader, need) >= need:
+                return True
+            if count - self._top_trumps(state, self.opponents[leader]) < need:
+                return False
+        else:
+            if count - self._quick_tricks(state, leader, count - need + 1) < need:
+                return False
+            if self._top_trumps(state, self.opponents[leader]) >= need:
+                return True
+        self.nodes += 1
+        result = self.play(state, lens, leader, 0, need, 0, 0, 0, 0)
+        rel = self.rel
+        spread = rel * self.repl
+        pattern = state & spread
+        for entry in bucket:
+            if entry[1] == spread and entry[2] == pattern:
+                if result:
+                    if need > entry[3]:
+                        entry[3] = need
+                elif need - 1 < entry[4]:
+                    entry[4] = need - 1
+                break
+        else:
+            low, high = (need, count) if result else (0, need - 1)
+            bucket.append([rel, spread, pattern, low, high])
+        return result
+
     def _last_trick(self, state: int, leader: int) -> bool:
         """Each seat holds one card: does the maximising side win the trick?"""
         best = (state >> self.shift[leader] & _FULL).bit_length() - 1
@@ -477,12 +530,7 @@ class _Search:
         return -1
 
     def next_trick(self, state: int, lens: int, played: int, leader: int, need: int) -> bool:
-        """Can the maximising side take ``need`` (1 to the tricks left) of the tricks left?
-
-        The trick's cards ``played`` are removed first and the ranks renumbered; ``leader``
-        leads next.  Tried in turn: the transposition table, the sure tricks of the leader's
-        side and the top trumps of the other, then a search of the next trick.
-        """
+        """Remove the trick's cards ``played``, renumber the ranks, search on from ``leader``."""
         above_all = self.above_all
         not_above_all = self.not_above_all
         m = played
@@ -490,53 +538,7 @@ class _Search:
             card = m.bit_length() - 1
             m ^= 1 << card
             state = (state & not_above_all[card]) | ((state & above_all[card]) >> 1)
-        count = (state >> self.shift[leader] & _FULL).bit_count()
-        if count == 1:
-            won = self._last_trick(state, leader)
-        else:
-            bucket_key = lens << 2 | leader
-            bucket = self.table.get(bucket_key)
-            won = None
-            if bucket is None:
-                bucket = self.table[bucket_key] = []
-            else:
-                for entry in bucket:
-                    if state & entry[1] == entry[2]:
-                        if entry[3] >= need:
-                            self.rel = entry[0]
-                            won = True
-                            break
-                        if entry[4] < need:
-                            self.rel = entry[0]
-                            won = False
-                            break
-            if won is None:
-                if self.is_max[leader]:
-                    if self._quick_tricks(state, leader, need) >= need:
-                        won = True
-                    elif count - self._top_trumps(state, self.opponents[leader]) < need:
-                        won = False
-                elif count - self._quick_tricks(state, leader, count - need + 1) < need:
-                    won = False
-                elif self._top_trumps(state, self.opponents[leader]) >= need:
-                    won = True
-            if won is None:
-                self.nodes += 1
-                won = self.play(state, lens, leader, 0, need, 0, 0, 0, 0)
-                rel = self.rel
-                spread = rel * self.repl
-                pattern = state & spread
-                for entry in bucket:
-                    if entry[1] == spread and entry[2] == pattern:
-                        if won:
-                            if need > entry[3]:
-                                entry[3] = need
-                        elif need - 1 < entry[4]:
-                            entry[4] = need - 1
-                        break
-                else:
-                    low, high = (need, count) if won else (0, need - 1)
-                    bucket.append([rel, spread, pattern, low, high])
+        won = self.at_trick_start(state, lens, leader, need)
         rel = self.rel
         if rel:
             m = played
