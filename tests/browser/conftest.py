@@ -9,8 +9,9 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
 from playwright.sync_api import sync_playwright
+
+from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from browser_kit import shot
-from omi_driver import snapshot, wait_for_turn
+from .browser_kit import shot
+from .omi_driver import snapshot, wait_for_turn
 
 
 def hand_of(page) -> set[str]:

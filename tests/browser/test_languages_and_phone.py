@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from browser_kit import go, shot
-from omi_driver import wait_for_turn
+from .browser_kit import go, shot
+from .omi_driver import wait_for_turn
 
 
 def test_the_language_follows_the_browser_and_can_be_switched(server, pages):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from browser_kit import go, keep_for_readme, shot
-from omi_driver import play_until_over, snapshot, wait_for_turn
+from .browser_kit import go, keep_for_readme, shot
+from .omi_driver import play_until_over, snapshot, wait_for_turn
 
 
 def test_a_whole_omi_match_against_the_computer(server, pages):

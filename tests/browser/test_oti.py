@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from browser_kit import go, keep_for_readme, shot
+from .browser_kit import go, keep_for_readme, shot
 
 STATE_JS = """() => {
   const q = (s) => [...document.querySelectorAll(s)];

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from browser_kit import Server, free_port, go, shot
-from omi_driver import wait_for_turn
+
+from .browser_kit import Server, free_port, go, shot
+from .omi_driver import wait_for_turn
 
 
 @pytest.fixture

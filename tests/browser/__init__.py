@@ -1,0 +1,1 @@
+"""Real-browser tests of the page (see docs/web.md)."""
