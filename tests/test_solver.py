@@ -226,3 +226,17 @@ def test_hand_text_round_trip() -> None:
     with pytest.raises(ValueError, match="holds AS twice"):
         parse_hand("AA...")
     assert can_reach(Position(hands=GOOD, trump=1), 0, solver="python")
+
+
+def test_without_endplay_auto_falls_back_and_dds_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bistrot.omi.dd import dds_solver
+
+    monkeypatch.setattr(dds_solver, "_dds", None)
+    monkeypatch.setattr(dds_solver, "_import_error", "ModuleNotFoundError: No module named 'endplay'")
+    pos = Position(hands=GOOD, trump=1)
+    assert solve(pos) == solve_python(pos)
+    with pytest.raises(RuntimeError, match="needs the endplay package"):
+        solve(pos, solver="dds")
+    from bistrot.omi.dd import available_solvers
+
+    assert available_solvers() == ["python"]

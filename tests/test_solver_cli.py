@@ -115,3 +115,11 @@ def test_missing_trump_and_bad_solver(capsys: pytest.CaptureFixture[str]) -> Non
     assert stop.value.code == 2
     assert main(["solve", "-", "--trump", "H"]) == 2
     assert "each input line gives its own trump" in capsys.readouterr().err
+
+
+def test_dds_forced_without_endplay_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("bistrot.cli.solve.available_solvers", lambda: ["python"])
+    assert main(["solve", *SMALL, "--trump", "H", "--solver", "dds"]) == 2
+    assert "needs the endplay package" in capsys.readouterr().err

@@ -1,19 +1,28 @@
-"""The built-in double-dummy solver, in pure Python (it also runs under Pyodide).
+"""The built-in double-dummy solver, in pure Python (no third-party import: it runs under Pyodide).
 
-It answers "can the side to move take at least ``need`` of the remaining tricks?" by a
-boolean alpha-beta search (a null-window search), and finds exact values with a few such
-tests per card.  What makes it fast:
+The search answers one question, "can the maximising side take at least ``need`` of the
+tricks left?", with a boolean alpha-beta search (a null-window test); :func:`solve_python`
+finds each card's exact value with a few such tests (an MTD(f)-style driver that starts from
+the previous card's value).  What makes it fast, after Haglund's DDS and Ginsberg's
+partition search:
 
-* **relative ranks**: cards are renumbered within each suit among the cards still out, so
-  positions equal up to the removal of played cards are the same ints;
-* **equal cards searched once**: two cards of one hand with no card of another hand between
-  them are one move (``hand & ~(hand >> 1)`` picks the top of each run);
-* a **transposition table** at trick boundaries, keyed on the relative-rank hands and the
-  leader, holding a lower and an upper bound on the tricks of the maximising side;
-* **sure-trick bounds** at every trick start: the leader's cashable top cards (after drawing
-  trumps when they can), and the top trumps of the other side, which cut the search when
-  they already decide the question;
-* **move ordering**: cash winners first, win cheaply, do not overtake a partner, discard low.
+* **relative ranks**: at each trick boundary the cards are renumbered within each suit among
+  the cards still out, so positions that differ only by which low cards were played are the
+  same ints; all hands live in one int (52 bits a seat) passed by value, no undo;
+* **equal cards searched once**: cards of one hand with no other card between them are one
+  move (``hand & ~(hand >> 1)`` keeps the top of each run);
+* a **transposition table at trick boundaries** keyed on the suit lengths and the leader,
+  whose entries hold a lower and an upper bound and the *relevant* top cards of each suit
+  (partition search, DDS's "winning ranks"): an entry serves every position with the same
+  lengths and the same owners of those cards;
+* **sure-trick bounds** at each trick start: the leader's top cards (after drawing trumps
+  when it can, else cashed only while the trumping opponents follow), the partner's top
+  cards when the leader can cross to them, a ruff by a void partner, and the top trumps of
+  the other side; the second and third hands stop early when this trick alone decides and
+  their side surely wins it;
+* **move ordering**: the last lead that cut at this hand size, then cashing winners, leading
+  toward the partner's top card, suits the opponents cannot ruff; follow by winning as
+  cheaply as possible, low when the partner wins, ruff low, discard low.
 
 >>> from bistrot.cards import CardSet
 >>> hands = [CardSet.parse(h).mask for h in ("AS KH", "7S 8H", "QS QH", "8S 7H")]
