@@ -55,10 +55,20 @@ export const onLanguageChange = (cb) => listeners.add(cb);
 
 /** Translate `key`, filling {name} placeholders from `params`. */
 export function t(key, params = {}) {
-  let text = dictionaries[current]?.[key] ?? dictionaries.en?.[key] ?? key;
+  const mine = dictionaries[current] || {};
+  const english = dictionaries.en || {};
+  // Plural forms are optional keys "<key>.<CLDR category>" ("omi.tricks_n.one"); each language
+  // falls back to its own plain key before English, so a sentence never mixes two languages.
+  let plural = null;
+  if (typeof params.n === "number") plural = `${key}.${new Intl.PluralRules(current).select(params.n)}`;
+  const englishPlural = typeof params.n === "number" ? `${key}.${new Intl.PluralRules("en").select(params.n)}` : null;
+  let text = (plural && mine[plural]) ?? mine[key] ?? (englishPlural && english[englishPlural]) ?? english[key] ?? key;
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
 }
+
+/** ``key`` when the current language has it, else ``fallback`` (for optional wordings). */
+export const tPrefer = (key, fallback, params = {}) => (key in (dictionaries[current] || {}) ? t(key, params) : t(fallback, params));
 
 /** True when the key exists in English (to tell a known server reject code from an unknown one). */
 export const has = (key) => key in (dictionaries.en || {});

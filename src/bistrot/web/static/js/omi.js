@@ -1,6 +1,6 @@
 // The Omi table: renders one seat's view (never more) and turns clicks into action texts.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tPrefer } from "./i18n.js";
 import { cardEl, cardBack, suitEl, SUITS, SUIT_SYMBOL } from "./cards.js";
 import { seatPlate } from "./seats.js";
 
@@ -104,7 +104,9 @@ export function renderOmi(view, ctx) {
   } : null);
   const centre = h("div", { class: "trick", dataset: { testid: "trick" }, "aria-label": t("omi.trick"), role: "group" },
     showing ? trickCards(view, positions, showing, ctx, ctx.fresh || new Set()) : null,
-    ctx.heldTrick && h("div", { class: "trick-winner" }, t("omi.takes_trick", { name: ctx.name(ctx.heldTrick.winner) })));
+    ctx.heldTrick && h("div", { class: "trick-winner" }, ctx.heldTrick.winner === view.seat
+      ? tPrefer("omi.you_take_trick", "omi.takes_trick", { name: ctx.name(view.seat) })
+      : t("omi.takes_trick", { name: ctx.name(ctx.heldTrick.winner) })));
 
   // Choosing trump (only the chooser has these actions, and only their first four cards).
   let prompt = null;
