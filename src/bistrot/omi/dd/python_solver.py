@@ -144,16 +144,23 @@ class _Search:
                         self.rel = entry[0]
                         return False
         # sure tricks of the leader's side, then top trumps of the other side
+        decided = None
         if self.is_max[leader]:
             if self._quick_tricks(state, leader, need) >= need:
-                return True
-            if count - self._top_trumps(state, self.opponents[leader]) < need:
-                return False
+                decided = True
+            elif count - self._top_trumps(state, self.opponents[leader]) < need:
+                decided = False
         else:
             if count - self._quick_tricks(state, leader, count - need + 1) < need:
-                return False
-            if self._top_trumps(state, self.opponents[leader]) >= need:
-                return True
+                decided = False
+            elif self._top_trumps(state, self.opponents[leader]) >= need:
+                decided = True
+        if decided is not None:
+            rel = self.rel
+            spread = rel * self.repl
+            low, high = (need, count) if decided else (0, need - 1)
+            bucket.append([rel, spread, state & spread, low, high])
+            return decided
         self.nodes += 1
         result = self.play(state, lens, leader, 0, need, 0, 0, 0, 0)
         rel = self.rel
