@@ -23,6 +23,7 @@ LEVELS = ("easy", "medium", "hard")
 REGISTRY: dict[tuple[str, str], str] = {
     ("omi", "easy"): "bistrot.omi.bots.easy:EasyOmiBot",
     ("omi", "medium"): "bistrot.omi.bots.medium:MediumOmiBot",
+    ("omi", "hard"): "bistrot.omi.bots.hard:HardOmiBot",
     ("oti", "easy"): "bistrot.oti.bots.easy:EasyOtiBot",
     ("oti", "medium"): "bistrot.oti.bots.medium:MediumOtiBot",
     ("oti", "hard"): "bistrot.oti.bots.hard:HardOtiBot",
