@@ -4,12 +4,19 @@ Omi card play is bridge card play with shorter hands, so DDS solves Omi position
 Seats 0, 1, 2, 3 (play order) are DDS's North, East, South, West; a card's DDS rank bit is
 ``1 << rank`` (2-14).  ``SolveBoard`` with ``target=-1, solutions=3`` scores every legal card
 with the tricks of the side to move from the start of the trick in progress, which is the
-count :func:`bistrot.omi.dd.solve` returns.  endplay is imported only when first used.
+count :func:`bistrot.omi.dd.solve` returns.
+
+Only endplay's ctypes binding of DDS (``endplay/_dds``, standard library only) is loaded, on
+first use: importing the whole ``endplay`` package also imports its dealer and plotting
+modules (matplotlib), which takes over a second.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -21,15 +28,34 @@ _dds: ModuleType | None = None
 _import_error: str | None = None
 
 
+def _load_binding() -> ModuleType:
+    """endplay's DDS binding, loaded from its file when possible, without the rest of endplay."""
+    loaded = sys.modules.get("endplay._dds")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.find_spec("endplay")
+    if spec is None:
+        raise ImportError("No module named 'endplay'")
+    for folder in spec.submodule_search_locations or ():
+        path = Path(folder) / "_dds" / "__init__.py"
+        if path.is_file():
+            binding = importlib.util.spec_from_file_location("bistrot_endplay_dds", path)
+            if binding is not None and binding.loader is not None:
+                module = importlib.util.module_from_spec(binding)
+                binding.loader.exec_module(module)
+                return module
+    import endplay._dds as dds  # another layout: the ordinary (slower) import
+
+    return dds
+
+
 def _module() -> ModuleType | None:
     global _dds, _import_error
     if _dds is None and _import_error is None:
         try:
-            import endplay._dds as dds
+            _dds = _load_binding()
         except Exception as err:  # ImportError, or a DDS library that fails to load
             _import_error = f"{type(err).__name__}: {err}"
-        else:
-            _dds = dds
     return _dds
 
 
