@@ -71,3 +71,16 @@ def test_dds_refuses_three_player_positions() -> None:
     game.apply("trump S")
     with pytest.raises(ValueError, match="four players"):
         solve(Position.from_game(game), solver="dds")
+
+
+def test_loading_dds_does_not_import_the_whole_endplay_package() -> None:
+    # endplay's package imports its dealer and matplotlib (over a second); only the binding is needed
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from bistrot.omi.dd import available_solvers; "
+        "print(available_solvers(), 'endplay' in sys.modules, 'matplotlib' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['python', 'dds'] False False"
