@@ -219,6 +219,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "bot_workers": 1,
         "bot_delay_ms": 0,
         "grace_s": 30.0,
+        # Scripted clients act faster than people; the rate limit has its own test.
+        "rate_burst": 1000,
+        "rate_per_s": 1000.0,
     }
     values.update(overrides)
     return Settings(**values)

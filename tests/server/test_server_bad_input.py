@@ -16,9 +16,9 @@ def event_count(db: str, table: str) -> int:
 
 
 @pytest.fixture
-def roomy_server(tmp_path):
-    """A server whose rate limit lets a test send many bad messages in a row."""
-    with ThreadServer(make_settings(tmp_path, rate_burst=500)) as running:
+def strict_server(tmp_path):
+    """A server with the default rate limit: a burst of 20, then 10 messages a second."""
+    with ThreadServer(make_settings(tmp_path, rate_burst=20, rate_per_s=10.0)) as running:
         yield running
 
 
@@ -71,8 +71,7 @@ CASES = [
 ]
 
 
-def test_each_malformed_or_illegal_message_is_rejected_precisely_and_changes_nothing(roomy_server):
-    server = roomy_server
+def test_each_malformed_or_illegal_message_is_rejected_precisely_and_changes_nothing(server):
     table, clients = seated(server)
     me = clients[0]
     before = me.state
@@ -164,8 +163,9 @@ def test_a_bad_since_gets_a_fresh_state(server):
     me.close()
 
 
-def test_a_flood_is_rate_limited_then_closed_as_abuse(server, hotseat):
-    table, clients = hotseat
+def test_a_flood_is_rate_limited_then_closed_as_abuse(strict_server):
+    server = strict_server
+    table, clients = seated(server)
     me = clients[0]
     for i in range(80):
         me.send({"type": "act", "id": f"f{i}", "action": "dance"})
@@ -182,6 +182,8 @@ def test_a_flood_is_rate_limited_then_closed_as_abuse(server, hotseat):
     assert event_count(server.settings.db, table["table"]) == 0
     # The other seats are still fine.
     assert clients[1].act("trump H")["code"] == "not_your_turn"
+    for c in clients[1:]:
+        c.close()
 
 
 def test_an_oversized_message_is_refused_and_a_huge_one_closes_the_connection(server, hotseat):

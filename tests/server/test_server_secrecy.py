@@ -79,7 +79,7 @@ def hidden(game: Any, audience: int | None) -> set[str]:
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    settings_ = make_settings(tmp_path_factory.mktemp("secrecy"), rate_burst=10_000, rate_per_s=10_000.0)
+    settings_ = make_settings(tmp_path_factory.mktemp("secrecy"))
     with ThreadServer(settings_) as server:
         yield server
 

@@ -122,8 +122,9 @@ def _add_error_handlers(app: FastAPI) -> None:
 def _add_api(app: FastAPI, room: Room) -> None:
     @app.get("/healthz", response_model=Health, tags=["server"])
     async def healthz() -> dict[str, Any]:
-        """Whether the server is up, and how many tables it holds in memory."""
-        return {"ok": True, "tables": len(room.tables)}
+        """Whether the server is up, how many tables it holds in memory, and how its store does."""
+        stats = getattr(room.storage, "stats", None)
+        return {"ok": True, "tables": len(room.tables), "store": stats() if stats else None}
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
     async def open_table(body: CreateTable) -> dict[str, Any]:

@@ -171,6 +171,7 @@ class ChallengeInfo(BaseModel):
 class Health(BaseModel):
     ok: bool
     tables: int
+    store: dict[str, float] | None = None
 
 
 class ErrorBody(BaseModel):

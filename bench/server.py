@@ -1,0 +1,326 @@
+"""Load benchmark of the card room server: N tables played at once by simulated clients.
+
+Starts ``bistrot serve`` on a free loopback port with a fresh database, opens ``--tables``
+tables, connects their clients over WebSocket, lets them play for ``--duration`` seconds, then
+stops everything and prints accepted actions per second and the ack latency (from sending an
+``act`` to receiving its ``ack``, which the server sends only after the action is committed).
+
+Modes:
+  hotseat   every seat of every table is a simulated client (4 WebSockets per Omi table);
+  computer  one simulated client per table, computer players (easy) in the other seats, so
+            each human action also brings three computer moves through the bot pool.
+
+Each simulated player waits ``--think-ms`` (uniformly 0.5x to 1.5x) before acting when it is
+its turn; ``--think-ms 0`` drives the server as fast as it goes.  A table whose game ends is
+replaced by a new one.  Everything is bounded: loopback only, a fixed number of tables and a
+fixed duration, and the script stops the server it started.
+
+    nice -n 10 python bench/server.py --tables 500 --duration 30 --think-ms 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    acks: int = 0
+    rejects: int = 0
+    states: int = 0
+    games_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    measuring: bool = False
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def raise_fd_limit() -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def start_server(db: Path, sync: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+    env = {
+        **os.environ,
+        "BISTROT_BOT_DELAY_MS": "0",
+        "BISTROT_GRACE_S": "3600",
+        "BISTROT_SQLITE_SYNCHRONOUS": sync,
+        "BISTROT_BOT_WORKERS": str(workers),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        preexec_fn=raise_fd_limit,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "http://" not in line:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
+    url = line[line.index("http://") :].split()[0].rstrip("/")
+    return proc, url
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (and its reaped children), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
+
+
+async def wait_ready(url: str) -> None:
+    async with httpx.AsyncClient(timeout=5) as client:
+        for _ in range(200):
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url + "/healthz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    raise SystemExit("the server never answered /healthz")
+
+
+class Seat:
+    """One simulated player on one WebSocket."""
+
+    def __init__(self, ws: ClientConnection, stats: Stats, think: float, rng: random.Random) -> None:
+        self.ws = ws
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.sent: dict[str, float] = {}
+        self.counter = 0
+        self.over = asyncio.Event()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        pending: asyncio.Task[None] | None = None
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "ack":
+                    started = self.sent.pop(message["id"], None)
+                    if started is not None and self.stats.measuring:
+                        self.stats.latencies.append(time.perf_counter() - started)
+                        self.stats.acks += 1
+                elif kind == "reject":
+                    self.sent.pop(message.get("id"), None)
+                    if self.stats.measuring:
+                        self.stats.rejects += 1
+                elif kind == "state":
+                    if self.stats.measuring:
+                        self.stats.states += 1
+                    view = message["view"]
+                    if view["is_over"]:
+                        self.over.set()
+                        return
+                    legal = view["legal"]
+                    if legal and not stop.is_set() and (pending is None or pending.done()):
+                        pending = asyncio.create_task(self.act(self.rng.choice(legal), stop))
+        except Exception as err:  # a closed connection ends this seat
+            if not stop.is_set():
+                self.stats.errors.append(f"{type(err).__name__}: {err}")
+        finally:
+            if pending is not None:
+                pending.cancel()
+
+    async def act(self, action: str, stop: asyncio.Event) -> None:
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        if stop.is_set():
+            return
+        self.counter += 1
+        message_id = f"b{self.counter}"
+        self.sent[message_id] = time.perf_counter()
+        await self.ws.send(json.dumps({"type": "act", "id": message_id, "action": action}))
+
+
+async def table_loop(
+    url: str,
+    http: httpx.AsyncClient,
+    mode: str,
+    game: str,
+    think: float,
+    stats: Stats,
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+    opening: asyncio.Semaphore,
+    rng: random.Random,
+    connected: list[int],
+) -> None:
+    first = True
+    while not stop.is_set():
+        async with opening:
+            body = {"game": game, "mode": mode, "level": "easy", "bot_delay_ms": 0}
+            answer = await http.post(url + "/api/tables", json=body)
+            answer.raise_for_status()
+            table = answer.json()
+            ws_base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
+            sockets = [
+                await connect(ws_base + s["token"], max_queue=None, open_timeout=60) for s in table["seats"]
+            ]
+        seats = [Seat(ws, stats, think, random.Random(rng.random())) for ws in sockets]
+        if first:
+            connected[0] += len(sockets)
+            first = False
+            await ready.wait()
+        tasks = [asyncio.create_task(seat.run(stop)) for seat in seats]
+        try:
+            await asyncio.wait(
+                [asyncio.create_task(stop.wait()), asyncio.create_task(seats[0].over.wait())],
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            if seats[0].over.is_set() and stats.measuring:
+                stats.games_finished += 1
+        finally:
+            for ws in sockets:
+                await ws.close()
+            for task in tasks:
+                task.cancel()
+
+
+async def main(args: argparse.Namespace) -> int:
+    raise_fd_limit()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        proc, url = start_server(db, args.sync, args.bot_workers)
+        try:
+            await wait_ready(url)
+            stats = Stats()
+            stop, ready = asyncio.Event(), asyncio.Event()
+            connected = [0]
+            opening = asyncio.Semaphore(20)
+            limits = httpx.Limits(max_connections=40)
+            async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+                t0 = time.perf_counter()
+                tables = [
+                    asyncio.create_task(
+                        table_loop(
+                            url,
+                            http,
+                            args.mode,
+                            args.game,
+                            args.think_ms / 1000,
+                            stats,
+                            stop,
+                            ready,
+                            opening,
+                            rng,
+                            connected,
+                        )
+                    )
+                    for _ in range(args.tables)
+                ]
+                while connected[0] < args.tables * (1 if args.mode == "computer" else 4):
+                    await asyncio.sleep(0.2)
+                    if time.perf_counter() - t0 > args.setup_timeout:
+                        raise SystemExit(f"setup took over {args.setup_timeout}s ({connected[0]} sockets)")
+                    if any(t.done() for t in tables):
+                        for t in tables:
+                            if t.done() and t.exception():
+                                raise t.exception()  # type: ignore[misc]
+                setup = time.perf_counter() - t0
+                ready.set()
+                await asyncio.sleep(args.warmup)
+                cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
+                me0 = time.process_time()
+                store0 = (await http.get(url + "/healthz")).json()["store"]
+                stats.measuring = True
+                await asyncio.sleep(args.duration)
+                stats.measuring = False
+                cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
+                me1 = time.process_time()
+                store1 = (await http.get(url + "/healthz")).json()["store"]
+                stop.set()
+                await asyncio.wait(tables, timeout=30)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    elapsed = w1 - w0
+    lat = [x * 1000 for x in stats.latencies]
+    print(
+        f"tables {args.tables} ({args.game}, {args.mode}), sockets {connected[0]}, think {args.think_ms} ms, "
+        f"sqlite synchronous={args.sync}, setup {setup:.1f} s, measured {elapsed:.1f} s"
+    )
+    print(
+        f"accepted actions/s (human acks): {stats.acks / elapsed:.1f}"
+        f"   states received/s: {stats.states / elapsed:.1f}"
+        f"   games finished: {stats.games_finished}   rejects: {stats.rejects}   errors: {len(stats.errors)}"
+    )
+    if lat:
+        print(
+            f"ack latency ms: p50 {statistics.median(lat):.1f}  p90 {percentile(lat, 90):.1f}  "
+            f"p99 {percentile(lat, 99):.1f}  max {max(lat):.1f}  (n={len(lat)})"
+        )
+    load = os.getloadavg()[0]
+    print(
+        f"CPU: server {100 * (cpu1 - cpu0) / elapsed:.0f}%,"
+        f" clients {100 * (me1 - me0) / elapsed:.0f}% of one core"
+        f" (machine load average {load:.1f} on {os.cpu_count()} cores)"
+    )
+    commits = store1["commits"] - store0["commits"]
+    writes = store1["writes"] - store0["writes"]
+    print(
+        f"store: {commits / elapsed:.0f} commits/s, {writes / max(commits, 1):.1f} writes per commit,"
+        f" commit ms p50 {store1['commit_ms_p50']} p99 {store1['commit_ms_p99']} (last 2000 commits)"
+    )
+    for error in stats.errors[:5]:
+        print("error:", error)
+    return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
+    parser.add_argument("--think-ms", type=float, default=1000.0, help="mean pause of a player before acting")
+    parser.add_argument("--mode", choices=["hotseat", "computer"], default="hotseat")
+    parser.add_argument("--game", choices=["omi"], default="omi")
+    parser.add_argument("--sync", choices=["FULL", "NORMAL"], default="FULL", help="SQLite synchronous")
+    parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--setup-timeout", type=float, default=300.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= 2000 or not 0 < args.duration <= 600:
+        parser.error("--tables is 1 to 2000 and --duration at most 600 s (the benchmark is bounded)")
+    return args
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse_args())))
