@@ -9,6 +9,7 @@ cannot contain a card the seat may not see.
 >>> game = OmiGame.from_deal(OmiRules(), ["AH JH 8H KC 7S 8S 9S TS".split(),
 ...     "7H 9H AC 8C JS QS KS AS".split(), "TH QH KH 7C 7D 8D 9D TD".split(),
 ...     "9C TC JC QC JD QD KD AD".split()])
+>>> from bistrot.cards import HEARTS, CardSet
 >>> game.apply_all(["trump H", "play AH", "play 7H", "play TH", "play QD"])
 >>> know = Knowledge.from_view(game.view(1))
 >>> know.voids[3] == 1 << HEARTS, know.counts, CardSet(know.played)
@@ -23,20 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bistrot.cards import CARD_BY_NAME, HEARTS, SUIT_BITS, SUIT_LETTERS, SUIT_MASKS, CardSet, bits
+from bistrot.cards import CARD_BY_NAME, SUIT_BITS, SUIT_LETTERS, SUIT_MASKS
 from bistrot.omi.rules import OmiRules
-
-__all__ = ["HEARTS", "CardSet", "Knowledge", "card_rank", "card_suit", "trick_winner"]
-
-
-def card_suit(card: int) -> int:
-    """The suit (0-3) of a card int."""
-    return card // SUIT_BITS
-
-
-def card_rank(card: int) -> int:
-    """The rank index (0 = deuce ... 12 = ace) of a card int; only order matters."""
-    return card % SUIT_BITS
 
 
 def trick_winner(cards: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
@@ -162,7 +151,3 @@ class Knowledge:
         n = self.players
         start = len(self.trick) + 1
         return [(self.seat + i) % n for i in range(1, n - start + 1)]
-
-    def describe(self) -> str:
-        """A short text, for debugging."""
-        return f"seat {self.seat} hand {CardSet(self.hand)} unseen {len(list(bits(self.unseen)))}"
