@@ -307,3 +307,19 @@ def test_the_trump_table_prefers_long_strong_suits() -> None:
     assert values[3] == max(values) and values[3] > 0.5
     # Renaming suits renames the values.
     assert suit_values(cards("AS KS QS 7D"))[0] == values[3]
+
+
+def test_the_terminal_game_plays_with_the_hard_level() -> None:
+    import io
+    from itertools import cycle
+
+    from rich.console import Console
+
+    from bistrot.cli.play_omi import play_omi
+
+    answers = cycle(["S", *map(str, range(1, 9))])  # a trump, then card numbers until one is legal
+    out = io.StringIO()
+    status = play_omi(OmiRules(target=1), seed=12, level="hard", console=Console(file=out, width=100),
+                      ask=lambda prompt: next(answers))
+    assert status == 0
+    assert "the match" in out.getvalue()
