@@ -281,3 +281,19 @@ def settle(client: Client) -> None:
     id = client.next_id()
     client.send({"type": "ping", "id": id})
     client.wait_for(lambda m: m["type"] == "pong" and m["id"] == id)
+
+
+class BlockingBot:
+    """A computer player that thinks until :attr:`release` is set (a stand-in for a slow one)."""
+
+    level = "hard"
+    release = threading.Event()
+    started = threading.Event()
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.seed = seed
+
+    def act(self, view: dict[str, Any]) -> str:
+        BlockingBot.started.set()
+        BlockingBot.release.wait(60)
+        return view["legal"][0]

@@ -251,7 +251,7 @@ def test_a_whole_oti_game_against_the_computer(server):
     assert_gap_free(me)
     assert [s for s, _, _ in log_of(me)] == list(range(first["seq"] + 1, me.seq + 1))
     assert {seat_ for _, seat_, _ in log_of(me)} == {0, 1, 2}
-    assert stored_actions(server.settings.db, table["table"])[first["seq"]:] == log_of(me)
+    assert stored_actions(server.settings.db, table["table"])[first["seq"] :] == log_of(me)
     with http(server.url) as client:
         info = client.get(f"/api/tables/{table['table']}").json()
     assert info["status"] == "over" and info["game"] == "oti"
