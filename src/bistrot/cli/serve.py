@@ -36,6 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from bistrot.server import Settings, create_app
+    from bistrot.server.offline import start_fetch
     from bistrot.server.runner import address, bind, uvicorn_server
 
     overrides = {
@@ -56,6 +57,8 @@ def _run(args: argparse.Namespace) -> int:
     )
     db = Path(settings.db).resolve()
     print(f"bistrot card room: open {address(sock)} (database {db})", flush=True)
-    server = uvicorn_server(create_app(settings), settings, log_level=args.log_level)
+    app = create_app(settings)
+    start_fetch(app)  # offline play: get Pyodide in the background if it is missing (server/offline.py)
+    server = uvicorn_server(app, settings, log_level=args.log_level)
     server.run(sockets=[sock])
     return 0

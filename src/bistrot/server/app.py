@@ -23,6 +23,7 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, redact_uvicorn_logs
+from bistrot.server.offline import add_offline
 from bistrot.server.protocol import (
     ApiError,
     ChallengeInfo,
@@ -85,6 +86,7 @@ def create_app(
     _add_error_handlers(app)
     _add_api(app, room)
     _add_pages(app, settings)
+    add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
