@@ -8,6 +8,8 @@ import { challengePage } from "./challenge.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { post } from "./api.js";
+// Offline play (docs/offline.md): install the service worker, tables on this device.
+import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp } from "./offline.js";
 
 const root = document.getElementById("main");
 let screen = null;
@@ -87,9 +89,31 @@ function joinPage(tableId, invite) {
 
 function tablePage(tableId) {
   const held = loadTable(tableId) || tableInMemory(tableId);
+  if (!held && isLocalTable(tableId)) return localTablePage(tableId);
   if (!held || (!held.seats?.length && !held.watch)) return errorPage(t("error.title"), t("error.no_seat"));
   clear(root);
   return openTable(root, tableId, held, nav);
+}
+
+/** A saved game of this device whose seats this page no longer remembers: rebuilt from its summary. */
+function localTablePage(tableId) {
+  let current = null;
+  let gone = false;
+  savedGame(tableId).then((summary) => {
+    if (gone) return;
+    if (!summary) {
+      errorPage(t("error.title"), t("error.no_seat"));
+      return;
+    }
+    const held = heldFromSummary(summary);
+    saveTable(tableId, held);
+    clear(root);
+    current = openTable(root, tableId, held, nav);
+  });
+  return {
+    rerender: () => current?.rerender?.(),
+    destroy: () => { gone = true; current?.destroy?.(); },
+  };
 }
 
 function route() {
@@ -126,5 +150,7 @@ onLanguageChange(() => {
 });
 
 pruneTables();
+if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 await setLanguage(detectLanguage(), { remember: false });
 route();
+setupOffline();  // offline play: install the service worker when the server offers it

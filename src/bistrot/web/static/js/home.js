@@ -5,17 +5,38 @@ import { post } from "./api.js";
 import { OPTIONS, LEVELS, coerce, optionValueText } from "./rules.js";
 import { saveTable, playerName, setPlayerName } from "./store.js";
 import { suitEl } from "./cards.js";
+// Offline play (docs/offline.md): tables on this device when the server cannot be reached.
+import {
+  isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame,
+} from "./offline.js";
 
 const MODES = ["computer", "friends", "hotseat"];
 const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s", "seat", "lang"]);
 
-/** Open a table and go to it. `request` is the body of POST /api/tables. */
+/** Open a table and go to it. `request` is the body of POST /api/tables. Offline, or when the
+ * server cannot be reached, a computer or hot-seat table opens on this device instead. */
 export async function createTable(request, nav, { replace = false, names = null } = {}) {
-  const answer = await post("/api/tables", request);
+  if (isOffline() && request.mode !== "friends") return openLocal(request, nav, { replace, names });
+  if (isOffline()) throw new Error(t("offline.friends_need_network"));
+  let answer;
+  try {
+    answer = await post("/api/tables", request);
+  } catch (error) {
+    if (error.code !== "network" || request.mode === "friends") throw error;
+    markUnreachable();
+    return openLocal(request, nav, { replace, names });
+  }
+  markUnreachable(false);
   saveTable(answer.table, {
     game: answer.game || request.game, mode: answer.mode || request.mode, seats: answer.seats,
     join_url: answer.join_url, watch_url: answer.watch_url, creator: true, names,
   });
+  nav(`/t/${answer.table}`, { replace });
+  return answer;
+}
+
+async function openLocal(request, nav, { replace, names }) {
+  const answer = await createLocalTable(request, { names });
   nav(`/t/${answer.table}`, { replace });
   return answer;
 }
@@ -136,17 +157,50 @@ export function homePage(root, nav, topbar) {
         t("home.read_rules")));
   }
 
+  // Offline: friends tables need the server, so that choice waits for the network to come back;
+  // computer and hot-seat tables open on this device. The games of this device are listed.
+  function offlineLine() {
+    if (isOffline()) {
+      return h("p", { class: "offline-note", role: "status", dataset: { testid: "offline-note" } }, t("offline.you_are_offline"));
+    }
+    if (install.state === "ready") return h("p", { class: "offline-ready", dataset: { testid: "offline-ready" } }, t("offline.ready"));
+    if (install.state === "installing") return h("p", { class: "offline-ready pending" }, t("offline.installing"));
+    return null;
+  }
+
+  const savedBox = h("section", { class: "saved-games", dataset: { testid: "saved-games" }, hidden: true });
+  async function fillSaved() {
+    const games = (await savedGames()).filter((g) => g.status !== "over");
+    clear(savedBox);
+    savedBox.hidden = games.length === 0;
+    if (!games.length) return;
+    savedBox.append(h("h2", {}, t("offline.saved_games")), h("ul", {}, games.map((g) => h("li", { dataset: { table: g.id } },
+      h("span", { class: "saved-title" }, t(`game.${g.game}`), h("small", {}, ` · ${t(`mode.${g.mode}`)} · `,
+        t("offline.moves_n", { n: g.seq }), g.updated ? ` · ${new Date(g.updated).toLocaleString()}` : "")),
+      h("span", { class: "saved-actions" },
+        h("button", { type: "button", class: "btn primary", dataset: { action: "resume", table: g.id },
+          onclick: () => nav(`/t/${g.id}`) }, t("offline.resume")),
+        h("button", { type: "button", class: "btn", dataset: { action: "forget", table: g.id },
+          onclick: async () => { await forgetGame(g.id); fillSaved(); } }, t("offline.forget")))))));
+  }
+
   function draw() {
+    const offline = isOffline();
+    if (offline && form.mode === "friends") form.mode = "computer";  // not remembered: only for now
     clear(root);
     root.append(topbar(), h("section", { class: "page home" },
       h("div", { class: "hero" },
         h("h1", {}, t("home.title")),
-        h("p", { class: "lead" }, t("home.lead"))),
+        h("p", { class: "lead" }, t("home.lead")),
+        offlineLine()),
+      savedBox,
       h("form", { class: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), gameCard("omi"), gameCard("oti")),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
-          h("div", { class: "segmented", role: "radiogroup" }, MODES.map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"] },
+          h("div", { class: "segmented", role: "radiogroup" }, MODES.map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"],
+            title: offline && mode === "friends" ? t("offline.friends_need_network") : null },
             h("input", { type: "radio", name: "mode", value: mode, checked: form.mode === mode, dataset: { testid: `mode-${mode}` },
+              disabled: offline && mode === "friends",
               onchange: () => { form.mode = mode; remember(); draw(); } }),
             t(`mode.${mode}`)))),
           modeDetails(),
@@ -160,5 +214,7 @@ export function homePage(root, nav, topbar) {
           form.mode === "friends" ? t("home.open_table") : t("home.play")))));
   }
   draw();
-  return { rerender: draw };
+  fillSaved();
+  const stop = onOfflineChange(draw);
+  return { rerender: draw, destroy: stop };
 }

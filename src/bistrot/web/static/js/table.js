@@ -5,6 +5,9 @@ import { h, clear, toast, notice, patch, $$ } from "./dom.js";
 import { t, language, LANGUAGES, setLanguage } from "./i18n.js";
 import { cardName, cardPretty } from "./cards.js";
 import { webSocketTransport } from "./transport.js";
+// Offline play: a table of this device is reached through the worker, with the same protocol.
+import { workerTransport } from "./worker-transport.js";
+import { localRematch } from "./offline.js";
 import { post, get } from "./api.js";
 import { play as playSound, soundOn, setSound } from "./sound.js";
 import { renderOmi, omiScore, describeResult, lastTrickPanel, resultsTable, sideName } from "./omi.js";
@@ -41,7 +44,7 @@ export function openTable(root, tableId, held, nav) {
 
   // ---------------------------------------------------------------- connections
   const connect = (seat, token) => {
-    const conn = webSocketTransport({ table: tableId, token });
+    const conn = held.local ? workerTransport({ table: tableId, seat }) : webSocketTransport({ table: tableId, token });
     S.conns.set(seat, conn);
     conn.onMessage((msg) => onMessage(seat, msg));
     conn.onStatus((status, detail) => onStatus(seat, status, detail));
@@ -53,7 +56,8 @@ export function openTable(root, tableId, held, nav) {
     S.status.set(seat, status);
     const statuses = [...S.status.values()];
     if (status === "closed" && detail.code >= 4400) {
-      S.error = S.error || (detail.code === 4404 ? t("error.unknown_table") : t("error.bad_token"));
+      S.error = S.error || (detail.code === 4404 ? t("error.unknown_table")
+        : detail.code === 4500 ? t("offline.failed", { message: detail.message || "" }) : t("error.bad_token"));
       render();
       return;
     }
@@ -252,6 +256,14 @@ export function openTable(root, tableId, held, nav) {
     const existing = view?.table?.rematch;
     const token = held.seats?.[0]?.token;
     let id = existing;
+    if (!id && held.local) {
+      try {
+        id = await localRematch(tableId);
+      } catch (error) {
+        toast(error.message, "error");
+        return;
+      }
+    }
     if (!id) {
       try {
         const answer = await post(`/api/tables/${tableId}/rematch`, { token });
@@ -328,6 +340,7 @@ export function openTable(root, tableId, held, nav) {
         h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), h("span", { class: "brand-name" }, "bistrot")),
       h("span", { class: "topbar-title" }, game ? t(`game.${game}`) : "",
         held.mode ? h("small", {}, " · " + t(`mode.${held.mode}`)) : null,
+        held.local ? h("small", { class: "badge", dataset: { testid: "on-device" } }, t("offline.on_device")) : null,
         !held.seats?.length ? h("small", { class: "badge" }, t("table.watching")) : null),
       h("span", { class: "spacer" }),
       game === "omi" && h("button", { type: "button", class: "icon-btn", dataset: { action: "last-trick" },
@@ -423,7 +436,7 @@ export function openTable(root, tableId, held, nav) {
         seated && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: rematch },
           view.table?.rematch ? t("over.join_rematch") : t("over.rematch")),
         !seated && view.table?.rematch && held.watch && h("button", { type: "button", class: "btn primary", onclick: rematch }, t("over.watch_rematch")),
-        seated && h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: challenge }, t("over.challenge")),
+        seated && !held.local && h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: challenge }, t("over.challenge")),
         h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
       S.challenge && h("div", { class: "challenge-share" },
         shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" }),
