@@ -64,12 +64,14 @@ def raise_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def start_server(db: Path, sync: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path, sync: str, commit: str, workers: int) -> tuple[subprocess.Popen[str], str]:
     env = {
         **os.environ,
         "BISTROT_BOT_DELAY_MS": "0",
         "BISTROT_GRACE_S": "3600",
         "BISTROT_SQLITE_SYNCHRONOUS": sync,
+        "BISTROT_SQLITE_COMMIT": commit,
+        "BISTROT_OFFLINE_FETCH": "0",
         "BISTROT_BOT_WORKERS": str(workers),
     }
     proc = subprocess.Popen(
@@ -213,7 +215,7 @@ async def main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        proc, url = start_server(db, args.sync, args.bot_workers)
+        proc, url = start_server(db, args.sync, args.commit, args.bot_workers)
         try:
             await wait_ready(url)
             stats = Stats()
@@ -260,7 +262,8 @@ async def main(args: argparse.Namespace) -> int:
                 stats.measuring = False
                 cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
                 me1 = time.process_time()
-                store1 = (await http.get(url + "/healthz")).json()["store"]
+                health = (await http.get(url + "/healthz")).json()
+                store1, store1_acts = health["store"], health["acts"]
                 stop.set()
                 await asyncio.wait(tables, timeout=30)
         finally:
@@ -273,7 +276,7 @@ async def main(args: argparse.Namespace) -> int:
     lat = [x * 1000 for x in stats.latencies]
     print(
         f"tables {args.tables} ({args.game}, {args.mode}), sockets {connected[0]}, think {args.think_ms} ms, "
-        f"sqlite synchronous={args.sync}, setup {setup:.1f} s, measured {elapsed:.1f} s"
+        f"sqlite synchronous={args.sync} commit={args.commit}, setup {setup:.1f} s, measured {elapsed:.1f} s"
     )
     print(
         f"accepted actions/s (human acks): {stats.acks / elapsed:.1f}"
@@ -293,6 +296,10 @@ async def main(args: argparse.Namespace) -> int:
     )
     commits = store1["commits"] - store0["commits"]
     writes = store1["writes"] - store0["writes"]
+    acts = store1_acts
+    print(
+        f"server-side act time (arrival to answer, last 2000) ms: p50 {acts['ms_p50']}  p99 {acts['ms_p99']}"
+    )
     print(
         f"store: {commits / elapsed:.0f} commits/s, {writes / max(commits, 1):.1f} writes per commit,"
         f" commit ms p50 {store1['commit_ms_p50']} p99 {store1['commit_ms_p99']} (last 2000 commits)"
@@ -313,6 +320,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--mode", choices=["hotseat", "computer"], default="hotseat")
     parser.add_argument("--game", choices=["omi"], default="omi")
     parser.add_argument("--sync", choices=["FULL", "NORMAL"], default="FULL", help="SQLite synchronous")
+    parser.add_argument(
+        "--commit", choices=["thread", "inline"], default="thread", help="where SQLite commits"
+    )
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--setup-timeout", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)

@@ -60,7 +60,13 @@ class ProcessServer:
     def __init__(self, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.args = [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), *extra]
-        self.env = {**os.environ, "BISTROT_BOT_EXECUTOR": "thread", **(env or {})}
+        # (no Pyodide download for offline play from a test)
+        self.env = {
+            **os.environ,
+            "BISTROT_BOT_EXECUTOR": "thread",
+            "BISTROT_OFFLINE_FETCH": "0",
+            **(env or {}),
+        }
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.output: list[str] = []

@@ -25,9 +25,10 @@ def run(coro):
     return asyncio.run(coro)
 
 
-def test_writes_are_durable_and_a_failing_write_spoils_no_other(tmp_path: Path):
+@pytest.mark.parametrize("inline", [False, True], ids=["writer thread", "inline"])
+def test_writes_are_durable_and_a_failing_write_spoils_no_other(tmp_path: Path, inline: bool):
     async def scenario() -> None:
-        store = SQLiteStorage(tmp_path / "room.db")
+        store = SQLiteStorage(tmp_path / "room.db", inline=inline)
         await store.start()
         for name in ("a", "b", "c"):
             await store.create_table(record(name), [SeatRecord(0, "human", token_hash="h")])

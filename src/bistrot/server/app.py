@@ -59,7 +59,8 @@ def create_app(
     settings = settings or Settings()
     room = Room(
         settings,
-        storage or SQLiteStorage(settings.db, settings.sqlite_synchronous),
+        storage
+        or SQLiteStorage(settings.db, settings.sqlite_synchronous, inline=settings.sqlite_commit == "inline"),
         fanout or InProcessFanOut(),
         bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
     )
@@ -126,7 +127,12 @@ def _add_api(app: FastAPI, room: Room) -> None:
     async def healthz() -> dict[str, Any]:
         """Whether the server is up, how many tables it holds in memory, and how its store does."""
         stats = getattr(room.storage, "stats", None)
-        return {"ok": True, "tables": len(room.tables), "store": stats() if stats else None}
+        return {
+            "ok": True,
+            "tables": len(room.tables),
+            "acts": room.act_latency.summary(),
+            "store": stats() if stats else None,
+        }
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
     async def open_table(body: CreateTable) -> dict[str, Any]:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from bistrot.server.metrics import LatencyWindow
 from bistrot.server.protocol import ApiError, BadMessage, dumps, parse_client_message, peek_id, pong, reject
 from bistrot.server.ratelimit import TokenBucket
 from bistrot.server.room import Room
@@ -43,6 +45,7 @@ class WsConnection:
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
+        self._latency: LatencyWindow | None = None
 
     # ------------------------------------------------------------------ sending
 
@@ -88,6 +91,7 @@ class WsConnection:
     async def serve(self, room: Room, table_id: str) -> None:
         """Accept, identify, bring up to date, then read messages until the client leaves."""
         ws = self.ws
+        self._latency = room.act_latency
         await ws.accept()
         token = ws.query_params.get("token")
         table = await room.get(table_id)
@@ -193,6 +197,9 @@ class WsConnection:
                 )
             else:
                 assert isinstance(who, int) and msg.key is not None and msg.action is not None
+                started = time.perf_counter()
                 await table.act(who, msg.key, msg.id, msg.action, self.send)
+                if self._latency is not None:
+                    self._latency.record(time.perf_counter() - started)
         except ApiError as err:
             self.send(reject(msg.id, err.code, err.message))

@@ -171,6 +171,7 @@ class ChallengeInfo(BaseModel):
 class Health(BaseModel):
     ok: bool
     tables: int
+    acts: dict[str, float] | None = None
     store: dict[str, float] | None = None
 
 

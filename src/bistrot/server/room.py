@@ -18,6 +18,7 @@ from bistrot import bots, dealcode
 from bistrot.server.botrunner import BotRunner, fallback_level
 from bistrot.server.fanout import FanOut
 from bistrot.server.games import get_game
+from bistrot.server.metrics import LatencyWindow
 from bistrot.server.protocol import ApiError, CreateTable
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
@@ -57,6 +58,8 @@ class Room:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._evictor: asyncio.Task[None] | None = None
+        #: How long players' actions take from arrival to answer (queueing, rules, commit).
+        self.act_latency = LatencyWindow()
 
     # ------------------------------------------------------------------ lifecycle
 

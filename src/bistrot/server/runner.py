@@ -44,6 +44,7 @@ def uvicorn_server(app: Any, settings: Settings, log_level: str = "info") -> uvi
         log_level=log_level,
         access_log=False,
         ws_max_size=settings.abuse_message_bytes,
+        ws_per_message_deflate=settings.ws_deflate,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         lifespan="on",

@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     """FULL: every commit reaches the disk before its ack (survives power loss); NORMAL: survives
     a killed process but not a power cut, and commits faster."""
+    sqlite_commit: Literal["thread", "inline"] = "thread"
+    """thread: a writer thread commits whatever is waiting in one transaction (group commit),
+    off the event loop; inline: each write commits at once on the event loop (no thread hop;
+    sensible only with synchronous=NORMAL, whose commits do not wait for the disk)."""
     grace_s: float = Field(30.0, ge=0, le=3600)
     """Default time a dropped player keeps the seat before a computer player takes over."""
     bot_delay_ms: int = Field(700, ge=0, le=10_000)
@@ -57,6 +61,9 @@ class Settings(BaseSettings):
     """Rate-limited messages after which a connection is closed as abusive."""
     replay_limit: int = Field(64, ge=0)
     """Most missed actions replayed one by one on reconnect; beyond, one fresh state is sent."""
+    ws_deflate: bool = False
+    """Compress WebSocket messages (permessage-deflate).  A state is about 2 KB, so the saving is
+    small, and compressing costs about a quarter of the server's CPU: off by default."""
     send_queue_limit: int = Field(1024, ge=8)
     """Messages waiting for a slow client before it is disconnected (it then resyncs)."""
     evict_after_s: float = Field(600.0, ge=0)
