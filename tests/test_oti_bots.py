@@ -243,3 +243,9 @@ def test_first_moves_of_playouts():
     assert first_move("play 9C 9D") == (0, 9, 2)
     with pytest.raises(ValueError):
         first_move("ready")
+
+
+def test_a_spent_time_budget_still_judges_every_candidate_on_one_whole_deal():
+    game = position(["3S 4S 6S 7S 9S", "KC QC JC"], draw="2D 2H")
+    bot = HardOtiBot(seed=0, time_budget=1e-9)
+    assert bot.act(game.view(0)) in game.legal_actions() and bot.last_deals == 1

@@ -175,20 +175,29 @@ class HardOtiBot:
         results: list[list[float]] = [[] for _ in options]
         deadline = time.perf_counter() + self.time_budget
         deals = 0
+        timed = self.iterations is None
+        last = len(moves) - 1
         while True:
             start = Start.of(determinize(view, self.rng, rules))
             for i, move in enumerate(moves):
                 results[i].append(start.playout(seat, move))
-            deals += 1
-            if self.iterations is not None:
-                if deals >= self.iterations:
+                if timed and deals and i < last and time.perf_counter() >= deadline:
+                    for partial in results[: i + 1]:
+                        partial.pop()  # every candidate is judged on the same deals
                     break
-            elif (
-                time.perf_counter() >= deadline
-                or deals >= MAX_DEALS
-                or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
-            ):
-                break
+            else:
+                deals += 1
+                if timed:
+                    done = (
+                        time.perf_counter() >= deadline
+                        or deals >= MAX_DEALS
+                        or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
+                    )
+                else:
+                    done = deals >= self.iterations
+                if not done:
+                    continue
+            break
         self.last_deals = deals
         preferred = choice_key(default)
         totals = [sum(r) for r in results]
