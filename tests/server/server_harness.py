@@ -228,6 +228,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # Scripted clients act faster than people; the rate limit has its own test.
         "rate_burst": 1000,
         "rate_per_s": 1000.0,
+        "tune_gc": False,  # process-wide: not inside the test process
     }
     values.update(overrides)
     return Settings(**values)

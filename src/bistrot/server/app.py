@@ -40,6 +40,7 @@ from bistrot.server.protocol import (
     TableInfo,
 )
 from bistrot.server.room import Room
+from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage
@@ -69,6 +70,8 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         redact_uvicorn_logs()
         await room.start()
+        if settings.tune_gc:
+            tune_gc()
         try:
             yield
         finally:

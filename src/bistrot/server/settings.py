@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     small, and compressing costs about a quarter of the server's CPU: off by default."""
     send_queue_limit: int = Field(1024, ge=8)
     """Messages waiting for a slow client before it is disconnected (it then resyncs)."""
+    tune_gc: bool = True
+    """Freeze what lives at start-up out of the garbage collector's sight and collect the young
+    generation less often (see :func:`bistrot.server.runner.tune_gc`); process-wide."""
     evict_after_s: float = Field(600.0, ge=0)
     """Finished tables nobody watches leave memory after this long (they stay in the database)."""
     static_dir: Path = STATIC_DIR
