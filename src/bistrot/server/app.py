@@ -45,7 +45,9 @@ from bistrot.server.settings import Settings
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage
 
-PAGE_ROUTES = ("/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}")
+PAGE_ROUTES = (
+    "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
+)
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (403, 404, 409, 413, 422)}
 
 
