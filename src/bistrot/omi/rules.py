@@ -13,7 +13,7 @@ ValueError: players must be 4 or 3, not 5
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bistrot.cards import deck_mask
@@ -85,7 +85,8 @@ class OmiRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready dict."""
-        return asdict(self)
+        # Every field is a plain immutable value: no deep copy (dataclasses.asdict) needed.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> OmiRules:
