@@ -252,7 +252,7 @@ class LocalTable:
             "game": self.game_name,
             "mode": self.mode,
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
+            "seed": str(self.seed),  # a text: the seed has up to 55 bits, more than a JavaScript number holds
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name} for s in self.seats],
             "bot_delay_ms": self.bot_delay_ms,
             "actions": [[e.seat, e.action, e.by, e.key] for e in self.events],
@@ -267,22 +267,25 @@ class LocalTable:
             version = record.get("version")
             raise LocalError("bad_record", f"a saved game of version {version!r} cannot be read")
         _, rules_class = _engine(record["game"])
-        events = [
-            Event(i, int(seat), str(action), str(by), key)
-            for i, (seat, action, by, key) in enumerate(record["actions"], 1)
-        ]
-        return cls(
-            record["id"],
-            record["game"],
-            record["mode"],
-            rules_class.from_dict(record["rules"]),
-            int(record["seed"]),
-            [Seat(int(s["seat"]), s["kind"], s.get("level"), s.get("name")) for s in record["seats"]],
-            int(record.get("bot_delay_ms", DEFAULT_BOT_DELAY_MS)),
-            events,
-            record.get("rematch"),
-            float(record.get("created", 0.0)),
-        )
+        try:
+            events = [
+                Event(i, int(seat), str(action), str(by), key)
+                for i, (seat, action, by, key) in enumerate(record["actions"], 1)
+            ]
+            return cls(
+                record["id"],
+                record["game"],
+                record["mode"],
+                rules_class.from_dict(record["rules"]),
+                int(record["seed"]),
+                [Seat(int(s["seat"]), s["kind"], s.get("level"), s.get("name")) for s in record["seats"]],
+                int(record.get("bot_delay_ms", DEFAULT_BOT_DELAY_MS)),
+                events,
+                record.get("rematch"),
+                float(record.get("created", 0.0)),
+            )
+        except (KeyError, TypeError, ValueError) as err:  # IllegalAction is a ValueError
+            raise LocalError("bad_record", f"this saved game cannot be replayed: {err}") from None
 
     def summary(self) -> dict[str, Any]:
         """What a list of saved games shows: no card, no seed."""

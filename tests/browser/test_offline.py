@@ -1,0 +1,199 @@
+"""Offline play in real headless Chromium (docs/offline.md).
+
+The site is opened online once; the service worker caches the page, Pyodide and the bistrot
+wheel; then the browser context goes offline (Playwright ``set_offline``) and the page plays on
+its own: a whole Omi hand against the computer and an Oti game in hot seat, both run by the
+Python engine under Pyodide in a Web Worker, and a saved game resumed after the page was closed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+
+import pytest
+
+from .browser_kit import go, shot
+from .omi_driver import play_until_over, snapshot, wait_for_turn
+
+FETCH_WAIT_S = 600.0
+GONE_JS = "card => !document.querySelector(`.hand button[data-card='${card}']`)"
+
+
+@pytest.fixture(scope="module")
+def offline_ready(server) -> dict:
+    """The server's Pyodide files are in place (``bistrot serve`` fetches them with npm on start)."""
+    deadline = time.monotonic() + FETCH_WAIT_S
+    while True:
+        with urllib.request.urlopen(server.base + "/offline/status", timeout=10) as answer:
+            status = json.load(answer)
+        if status["ready"]:
+            return status
+        if status["state"] == "failed" or time.monotonic() > deadline:
+            reason = f"offline play is not available on this server: {status['message']}"
+            if os.environ.get("CI"):
+                pytest.fail(reason)
+            pytest.skip(reason)  # e.g. no npm and no network on a developer's machine
+        time.sleep(1)
+
+
+def install(page, server, status: dict) -> None:
+    """Open the site online once and wait until the service worker has cached everything."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-testid=offline-ready]", timeout=120000)
+    cached = page.evaluate("""async () => {
+      const names = (await caches.keys()).filter(n => n.startsWith('bistrot-'));
+      const cache = await caches.open(names[0]);
+      return {names, urls: (await cache.keys()).map(r => new URL(r.url).pathname)};
+    }""")
+    assert cached["names"] == [f"bistrot-{status['version']}"]
+    urls = set(cached["urls"])
+    assert {"/", "/static/js/app.js", "/static/js/offline-worker.js", status["wheel_url"]} <= urls
+    core = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+    assert {status["pyodide_url"] + name for name in core} <= urls
+
+
+def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offline_ready):
+    page = pages.new()
+    context = page.context
+    install(page, server, offline_ready)
+
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("[data-testid=offline-note]")
+    assert page.locator("[data-testid=mode-friends]").is_disabled(), "friends tables need the network"
+
+    # A whole Omi hand against the computer (to 1 token: the match ends with the first decided hand).
+    go(page, "/play/omi?level=easy&target=1&bot_delay_ms=0")
+    page.wait_for_selector("[data-testid=on-device]", timeout=60000)
+    assert page.url.split("/t/")[1].startswith("local-")
+    first = wait_for_turn(page, timeout_s=60)
+    assert first["suits"] and len(first["hand"]) == 4, "the chooser sees only the first four cards"
+    played = play_until_over(page, limit_s=240)
+    assert played >= 8
+    assert page.locator(".over-overlay").is_visible()
+    assert page.locator(".over-overlay [data-action=challenge]").count() == 0, "challenges need the server"
+    shot(page, "offline-omi-over")
+
+    # An Oti game in hot seat, two people on this device, started from the home page.
+    go(page, "/")
+    page.click(".choice-card[for=game-oti]")
+    page.click("label.segment:has([data-testid=mode-hotseat])")
+    page.fill("[data-testid=hotseat-name-0]", "Ama")
+    page.fill("[data-testid=hotseat-name-1]", "Kasun")
+    page.locator("details.rules-options").evaluate("d => { d.open = true; }")
+    page.select_option("#opt-players", "2")
+    page.click("[data-action=create]")
+    page.wait_for_selector("[data-testid=pass-screen]", timeout=60000)
+    seen = play_oti_hot_seat(page)
+    assert {"pass", "ready", "play"} <= seen
+    title = page.locator(".over-overlay h2").inner_text()
+    assert title.endswith(" won") and ("Ama" in title or "Kasun" in title)
+    shot(page, "offline-oti-hotseat-over")
+
+    # The network comes back: friends tables are offered again.
+    context.set_offline(False)
+    go(page, "/")
+    page.wait_for_selector("[data-testid=offline-ready]")
+    assert page.locator("[data-testid=offline-note]").count() == 0
+    assert page.locator("[data-testid=mode-friends]").is_enabled()
+
+
+OTI_STATE_JS = """() => {
+  const q = (s) => [...document.querySelectorAll(s)];
+  const enabled = (s) => q(s).filter(b => !b.disabled);
+  return {
+    over: !!document.querySelector('.over-overlay'),
+    pass: !!document.querySelector('[data-testid=pass-screen]'),
+    playable: enabled('.oti-me button[data-card]').map(b => b.dataset.card),
+    actions: enabled('.oti-me [data-action]').map(b => b.dataset.action),
+    otherFaces: q('.oti-seat .card.face').length,
+    otherPublic: q('.oti-seat .table-cards .card.face, .oti-seat .known .card.face').length,
+  };
+}"""
+OTI_READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-screen]')
+  || document.querySelector('.oti-me button[data-card]:not([disabled])')
+  || document.querySelector('.oti-me [data-action]:not([disabled])')"""
+CORNER = {"x": 6, "y": 24}
+
+
+def play_oti_hot_seat(page, limit_s: float = 240) -> set[str]:
+    """Both people play the first thing they may each turn; the pass screen goes between them."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        page.wait_for_function(OTI_READY_JS, timeout=30000)
+        s = page.evaluate(OTI_STATE_JS)
+        if s["over"]:
+            return seen
+        if s["pass"]:
+            seen.add("pass")
+            # While the device is passed on, nobody's hand is on the page.
+            assert page.locator(".hand button[data-card]").count() == 0
+            page.click("[data-action=take-seat]")
+            continue
+        assert s["otherFaces"] == s["otherPublic"], "another seat's hidden cards are never shown"
+        if "ready" in s["actions"]:
+            seen.add("ready")
+            page.click("[data-action=ready]")
+        elif "flip" in s["actions"]:
+            seen.add("flip")
+            page.click("[data-action=flip]")
+        elif s["playable"]:
+            page.click(f'.oti-me button[data-card="{s["playable"][0]}"]', position=CORNER)
+            if page.locator("[data-action=play]:enabled").count():
+                page.click("[data-action=play]")
+            seen.add("play")
+        elif "pickup" in s["actions"]:
+            seen.add("pickup")
+            page.click("[data-action=pickup]")
+        page.wait_for_timeout(20)
+    raise AssertionError("the Oti game did not end in time")
+
+
+def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_ready):
+    page = pages.new()
+    context = page.context
+    install(page, server, offline_ready)
+    context.set_offline(True)
+    page.reload()
+
+    go(page, "/play/omi?level=easy&target=1&bot_delay_ms=0")
+    snap = wait_for_turn(page, timeout_s=60)
+    page.click(f'button[data-suit="{snap["suits"][0]}"]')
+    for _ in range(2):  # two cards of the first hand, then the page is closed
+        snap = wait_for_turn(page)
+        card = next(c["card"] for c in snap["hand"] if c["enabled"])
+        page.click(f'.hand button[data-card="{card}"]')
+        page.wait_for_function(GONE_JS, arg=card)
+    table = page.url.split("/t/")[1]
+    wait_for_turn(page)
+    before = snapshot(page)
+    record = page.evaluate("""(id) => new Promise((resolve) => {
+      const open = indexedDB.open('bistrot', 1);
+      open.onsuccess = () => {
+        const tx = open.result.transaction(['games', 'saved']);
+        const game = tx.objectStore('games').get(id);
+        const saved = tx.objectStore('saved').get(id);
+        tx.oncomplete = () => resolve({game: game.result, saved: saved.result});
+      };
+    })""", table)
+    # The device keeps what rebuilds the game (rules, seed, seats, actions); the list shows no seed.
+    assert record["game"]["actions"][0][1].startswith("trump ")
+    assert record["game"]["seed"].isdigit() and "seed" not in record["saved"]
+    assert len(record["game"]["actions"]) >= 3
+    page.close()
+
+    again = context.new_page()
+    again.on("pageerror", lambda error: pages.errors.append(str(error)))
+    again.goto(server.base + "/")
+    again.wait_for_selector(f"[data-testid=saved-games] li[data-table='{table}']")
+    again.click(f"[data-action=resume][data-table='{table}']")
+    after = wait_for_turn(again, timeout_s=60)
+    assert [c["card"] for c in after["hand"]] == [c["card"] for c in before["hand"]]
+    assert after["trick"] == before["trick"]
+    play_until_over(again, limit_s=240)
+    assert again.locator(".over-overlay").is_visible()
+    shot(again, "offline-resumed-over")
