@@ -106,6 +106,7 @@ function startWorker() {
       else waiting.reject(Object.assign(new Error(data.error.message), { code: data.error.code }));
     } else if (data.event === "ready" || data.event === "failed") {
       booted = data.event === "ready" ? { ok: true, ms: data.ms } : { ok: false, message: data.message };
+      if (booted.ok) console.info(`bistrot: the card room of this device started in ${data.ms} ms`);
       for (const cb of bootListeners) cb(booted);
     } else if (data.event === "error") {
       console.error("bistrot offline worker:", data.message);
