@@ -6,22 +6,32 @@ ClientMessage(type='act', id='m1', key='"m1"', action='play TH', seat=None)
 >>> parse_client_message('{"type": "act", "action": "play TH"}')
 Traceback (most recent call last):
 ...
-bistrot.server.protocol.BadMessage: bad_id: an act needs an "id": a text of 1 to 64 characters or an integer
+bistrot.wire.BadMessage: bad_id: an act needs an "id": a text of 1 to 64 characters or an integer
 >>> reject(7, "revoke", "you must follow suit")
 {'type': 'reject', 'id': 7, 'code': 'revoke', 'message': 'you must follow suit'}
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-MAX_ID_CHARS = 64
-MAX_SAFE_INT = 2**53
-CLIENT_TYPES = ("act", "ping", "sync")
+# The WebSocket messages are pure Python shared with the table on the player's device (offline
+# play under Pyodide, which has no pydantic): they live in bistrot.wire and are re-exported here.
+from bistrot.wire import (  # noqa: F401 (re-exported)
+    CLIENT_TYPES,
+    MAX_ID_CHARS,
+    MAX_SAFE_INT,
+    BadMessage,
+    ClientMessage,
+    ack,
+    dumps,
+    parse_client_message,
+    peek_id,
+    pong,
+    reject,
+)
 
 Level = Literal["easy", "medium", "hard"]
 Mode = Literal["computer", "friends", "hotseat"]
@@ -178,102 +188,3 @@ class Health(BaseModel):
 class ErrorBody(BaseModel):
     code: str
     message: str
-
-
-# ---------------------------------------------------------------------- WebSocket messages
-
-
-class BadMessage(Exception):
-    """A client message refused before reaching a table; ``id`` is echoed if it was readable."""
-
-    def __init__(self, code: str, message: str, id: Any = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.id = id
-
-
-@dataclass(frozen=True)
-class ClientMessage:
-    """A well-formed client message.  ``key`` is the id as JSON: the idempotency key."""
-
-    type: str
-    id: Any
-    key: str | None
-    action: str | None = None
-    seat: int | None = None
-
-
-def _valid_id(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return -MAX_SAFE_INT <= value <= MAX_SAFE_INT
-    return isinstance(value, str) and 1 <= len(value) <= MAX_ID_CHARS
-
-
-def peek_id(text: str) -> Any:
-    """The message's ``id`` if it is readable and valid, else None (to echo in a reject)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    value = data.get("id") if isinstance(data, dict) else None
-    return value if _valid_id(value) else None
-
-
-def parse_client_message(text: str) -> ClientMessage:
-    """Read one client message; :class:`BadMessage` names what is wrong."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadMessage("bad_json", "the message is not JSON") from None
-    if not isinstance(data, dict):
-        raise BadMessage("bad_message", 'a message is a JSON object such as {"type": "ping"}')
-    raw_id = data.get("id")
-    id_ok = _valid_id(raw_id)
-    echo = raw_id if id_ok else None
-    kind = data.get("type")
-    if kind not in CLIENT_TYPES:
-        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-        what = 'has no "type"' if kind is None else f"has the unknown type {shown!r}"
-        raise BadMessage("unknown_type", f"the message {what}; the types are {', '.join(CLIENT_TYPES)}", echo)
-    if (raw_id is not None and not id_ok) or (kind == "act" and raw_id is None):
-        raise BadMessage(
-            "bad_id",
-            f'{"an act needs an" if kind == "act" else "the"} "id": a text of 1 to {MAX_ID_CHARS} '
-            "characters or an integer",
-        )
-    key = None if raw_id is None else json.dumps(raw_id)
-    if kind != "act":
-        return ClientMessage(kind, raw_id, key)
-    action = data.get("action")
-    if not isinstance(action, str):
-        raise BadMessage("bad_message", 'an act needs an "action" text such as "play TH"', echo)
-    seat = data.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadMessage("bad_message", '"seat" is a seat number', echo)
-    seq = data.get("seq")
-    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-        raise BadMessage("bad_message", '"seq" is the last sequence number seen, a whole number', echo)
-    return ClientMessage(kind, raw_id, key, action, seat)
-
-
-def ack(id: Any, seq: int) -> dict[str, Any]:
-    """The answer to an action stored as number ``seq``."""
-    return {"type": "ack", "id": id, "seq": seq}
-
-
-def reject(id: Any, code: str, message: str) -> dict[str, Any]:
-    """The answer to a refused message (nothing changed)."""
-    return {"type": "reject", "id": id, "code": code, "message": message}
-
-
-def pong(id: Any, seq: int) -> dict[str, Any]:
-    """The answer to a heartbeat."""
-    return {"type": "pong", "id": id, "seq": seq}
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """Compact JSON, as sent on the wire."""
-    return json.dumps(message, separators=(",", ":"))

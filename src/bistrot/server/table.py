@@ -32,6 +32,7 @@ from bistrot.server.games import action_text, get_game
 from bistrot.server.protocol import ApiError, ack, dumps, reject
 from bistrot.server.settings import Settings
 from bistrot.server.storage import EventRecord, SeatRecord, Storage, StoredTable, new_secret, secret_hash
+from bistrot.wire import last_action, state_message
 
 log = logging.getLogger("bistrot.server.table")
 
@@ -248,16 +249,19 @@ class Table:
         return list(game.legal_actions(seat))
 
     def _state(self, game: Any, seq: int, audience: Audience, last: EventRecord | None) -> str:
-        view = game.view(audience)
-        view["legal"] = self._legal(game, audience)
-        view["seats"] = self.seats_info(audience)
-        view["table"] = self.table_info()
-        shown = (
-            None
-            if last is None
-            else {"seq": last.seq, "seat": last.actor, "action": last.action, "by": last.by}
+        # Built by bistrot.wire, as the table on the player's device builds it (bistrot.local).
+        shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
+        return dumps(
+            state_message(
+                game,
+                seq,
+                audience,
+                legal=self._legal(game, audience),
+                seats=self.seats_info(audience),
+                table=self.table_info(),
+                last=shown,
+            )
         )
-        return dumps({"type": "state", "seq": seq, "view": view, "last": shown})
 
     def _audiences(self) -> list[Audience]:
         fanout = self.services.fanout
