@@ -197,3 +197,20 @@ def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_re
     play_until_over(again, limit_s=240)
     assert again.locator(".over-overlay").is_visible()
     shot(again, "offline-resumed-over")
+
+
+def test_a_server_that_cannot_be_reached_gets_a_table_on_this_device(server, pages, offline_ready):
+    """Online as far as the browser knows, but the server does not answer: the table opens on this
+    device; once the server answers again, tables are the server's."""
+    page = pages.new()
+    install(page, server, offline_ready)
+    page.route("**/api/tables", lambda route: route.abort("connectionrefused"))
+    go(page, "/play/oti?level=easy&players=2&bot_delay_ms=0")
+    page.wait_for_selector("[data-testid=on-device]", timeout=60000)
+    page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
+    assert page.url.split("/t/")[1].startswith("local-")
+    page.unroute("**/api/tables")
+    go(page, "/play/oti?level=easy&players=2&bot_delay_ms=0")
+    page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
+    assert not page.url.split("/t/")[1].startswith("local-")
+    assert page.locator("[data-testid=on-device]").count() == 0

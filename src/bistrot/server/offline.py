@@ -154,10 +154,16 @@ def install_tarball(tarball: Path, root: Path | None = None) -> Path:
                     raise OfflineUnavailable(f"{tarball.name}: {name} is not a file")
                 with source, (work / name).open("wb") as out:
                     shutil.copyfileobj(source, out)
+        work.chmod(0o755)  # mkdtemp made it private; the files are public knowledge
         if target.exists():
-            shutil.rmtree(target)
-        work.rename(target)
-        target.chmod(0o755)  # mkdtemp made it private; the files are public knowledge
+            if pyodide_ready(root):  # another process checked and placed the same files meanwhile
+                return target
+            shutil.rmtree(target)  # a broken folder left by hand
+        try:
+            work.rename(target)
+        except OSError:
+            if not pyodide_ready(root):
+                raise
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)

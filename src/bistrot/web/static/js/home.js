@@ -16,8 +16,10 @@ const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s"
 /** Open a table and go to it. `request` is the body of POST /api/tables. Offline, or when the
  * server cannot be reached, a computer or hot-seat table opens on this device instead. */
 export async function createTable(request, nav, { replace = false, names = null } = {}) {
-  if (isOffline() && request.mode !== "friends") return openLocal(request, nav, { replace, names });
-  if (isOffline()) throw new Error(t("offline.friends_need_network"));
+  // The browser knows it is offline: do not even try the server. Otherwise the server is tried
+  // each time (it may be back), and a table opens on this device only when it cannot be reached.
+  if (!navigator.onLine && request.mode !== "friends") return openLocal(request, nav, { replace, names });
+  if (!navigator.onLine) throw new Error(t("offline.friends_need_network"));
   let answer;
   try {
     answer = await post("/api/tables", request);
