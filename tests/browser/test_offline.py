@@ -160,7 +160,8 @@ def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_re
     context.set_offline(True)
     page.reload()
 
-    go(page, "/play/omi?level=easy&target=1&bot_delay_ms=0")
+    # The hard computer players: Pyodide's own Python solver (no endplay in the browser).
+    go(page, "/play/omi?level=hard&target=1&bot_delay_ms=0")
     snap = wait_for_turn(page, timeout_s=60)
     page.click(f'button[data-suit="{snap["suits"][0]}"]')
     for _ in range(2):  # two cards of the first hand, then the page is closed
