@@ -53,6 +53,13 @@ def install(page, server, status: dict) -> None:
     assert {"/", "/static/js/app.js", "/static/js/offline-worker.js", status["wheel_url"]} <= urls
     core = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
     assert {status["pyodide_url"] + name for name in core} <= urls
+    # Installable: Chromium reads the manifest without error and finds nothing missing but a
+    # profile of its own (Playwright's browser contexts are off the record).
+    cdp = page.context.new_cdp_session(page)
+    assert cdp.send("Page.getAppManifest")["errors"] == []
+    errors = {e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}, errors
+    cdp.detach()
 
 
 def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offline_ready):
@@ -92,6 +99,10 @@ def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offlin
     title = page.locator(".over-overlay h2").inner_text()
     assert title.endswith(" won") and ("Ama" in title or "Kasun" in title)
     shot(page, "offline-oti-hotseat-over")
+
+    # Challenges are the server's: offline, the page says they come back with the network.
+    go(page, "/challenge/some-challenge")
+    page.wait_for_selector("text=when the network is back")
 
     # The network comes back: friends tables are offered again.
     context.set_offline(False)

@@ -43,7 +43,8 @@ export async function challengePage(root, id, nav, topbar) {
   } catch (error) {
     clear(root);
     root.append(topbar(), h("section", { class: "page narrow error-page" }, h("h1", {}, t("challenge.title")),
-      h("p", {}, error.status === 404 ? t("error.unknown_challenge") : error.message)));
+      h("p", {}, error.status === 404 ? t("error.unknown_challenge")
+        : error.code === "network" ? t("offline.challenge_needs_network") : error.message)));  // offline.md
     return;
   }
   const nameInput = h("input", { type: "text", maxlength: "24", value: playerName(), id: "challenge-name",

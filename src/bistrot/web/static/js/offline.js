@@ -74,6 +74,8 @@ export async function setupOffline() {
     }
     await navigator.serviceWorker.ready;
     install.state = "ready";
+    // Ask the browser not to evict the cached files and saved games under storage pressure.
+    navigator.storage?.persist?.().catch(() => {});
     changed();
   } catch (error) {
     install.state = "failed";
