@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bistrot.cards import CARD_NAMES
 from bistrot.oti import IllegalAction, OtiGame, OtiRules
-from bistrot.oti.game import FULL_DECK
+from bistrot.oti.values import FULL_DECK
 
 CARD_PATTERN = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 MAX_ACTIONS = 20_000

@@ -7,18 +7,9 @@
 """
 
 from bistrot.errors import IllegalAction
-from bistrot.oti.game import (
-    FACE_DOWN,
-    FACE_UP,
-    HAND,
-    OVER,
-    PLAY,
-    SWAP,
-    OtiGame,
-    Position,
-    deal,
-    parse_action,
-)
+from bistrot.oti.actions import parse_action
+from bistrot.oti.game import FACE_DOWN, FACE_UP, HAND, OVER, PLAY, SWAP, OtiGame
+from bistrot.oti.position import Position, deal
 from bistrot.oti.rules import OtiRules
 
 __all__ = [

@@ -25,171 +25,46 @@ bistrot.errors.IllegalAction: 2C is not one of your face-up cards
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from bistrot import dealcode
-from bistrot.cards import CARD_BY_NAME, CARD_NAMES, Card, bits
+from bistrot.cards import CARD_NAMES, bits, mask_of
 from bistrot.errors import IllegalAction
+from bistrot.oti.actions import (
+    FLIP,
+    MOVE_FLIP,
+    MOVE_PICKUP,
+    MOVE_PLAY,
+    MOVE_READY,
+    MOVE_SWAP,
+    PICKUP,
+    READY,
+    move_text,
+    parse_action,
+    play_text,
+)
+from bistrot.oti.position import Position, check_position, deal, split_cards, to_cards
 from bistrot.oti.rules import HAND_SIZE, OtiRules
+from bistrot.oti.values import (
+    CLOSE,
+    FULL_DECK,
+    MAGIC,
+    RANK_CARDS,
+    RANK_OF,
+    VALUE_NAMES,
+    card_names,
+    value_order,
+)
 from bistrot.seeding import SeededRandom, derive
 
 SWAP, PLAY, OVER = "swap", "play", "over"
 HAND, FACE_UP, FACE_DOWN = "hand", "face_up", "face_down"
-READY, PICKUP, FLIP = "ready", "pickup", "flip"
-
-#: Internal move kinds; a move is ``(kind, argument)``.
-MOVE_PLAY, MOVE_PICKUP, MOVE_FLIP, MOVE_SWAP, MOVE_READY = range(5)
-#: ``RANK_OF[card]``: 2 to 14 (ace).  In Oti only values matter, never suits.
-RANK_OF: tuple[int, ...] = tuple(c % 13 + 2 for c in range(52))
-#: ``RANK_CARDS[rank]``: the set of the four cards of that value.
-RANK_CARDS: tuple[int, ...] = tuple(
-    0 if r < 2 else sum(1 << (s * 13 + r - 2) for s in range(4)) for r in range(15)
-)
-MAGIC: tuple[bool, ...] = tuple(r in (2, 5, 10) for r in range(15))
-VALUE_NAMES = ("", "", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-FULL_DECK = (1 << 52) - 1
-CLOSE = 4
 REPETITIONS = 3
 """A position (after a pickup) seen this many times stops the game: see docs/oti.md."""
 
 _SOURCE_NAMES = (HAND, FACE_UP, FACE_DOWN)
 _SRC_HAND, _SRC_UP, _SRC_DOWN, _SRC_NONE = 0, 1, 2, 3
-
-
-def card_names(mask: int) -> list[str]:
-    """The cards of a set, lowest value first (then by suit), as texts.
-
-    >>> card_names(Card.parse("AS").bit | Card.parse("3H").bit | Card.parse("3S").bit)
-    ['3S', '3H', 'AS']
-    """
-    return [CARD_NAMES[c] for c in sorted(bits(mask), key=_value_order)]
-
-
-def _value_order(card: int) -> tuple[int, int]:
-    return RANK_OF[card], card
-
-
-def play_text(mask: int) -> str:
-    """The canonical text of playing a set of cards: ``play`` then the cards, spades first.
-
-    >>> play_text(Card.parse("7H").bit | Card.parse("7S").bit)
-    'play 7S 7H'
-    """
-    return "play " + " ".join(CARD_NAMES[c] for c in bits(mask))
-
-
-def move_text(move: tuple[int, int]) -> str:
-    """The text of an internal move (see :meth:`OtiGame.legal_moves`)."""
-    kind, arg = move
-    if kind == MOVE_PLAY:
-        return play_text(arg)
-    if kind == MOVE_SWAP:
-        return f"swap {CARD_NAMES[arg >> 6]} {CARD_NAMES[arg & 63]}"
-    return (PICKUP, FLIP, READY)[(MOVE_PICKUP, MOVE_FLIP, MOVE_READY).index(kind)]
-
-
-def parse_action(text: object) -> tuple[int, int]:
-    """Read an action text into an internal move, forgiving case, spacing, ``10H`` and ``10♥``.
-
-    Only the form is checked here; whether the move is allowed is the game's business.
-
-    >>> parse_action("play 7h 7S") == (MOVE_PLAY, Card.parse("7H").bit | Card.parse("7S").bit)
-    True
-    >>> parse_action("dance")
-    Traceback (most recent call last):
-    ...
-    bistrot.errors.IllegalAction: 'dance' is not an Oti action: use 'swap <hand card> <face-up card>', \
-'ready', 'play <card> [<card> ...]', 'pickup' or 'flip'
-    """
-    if not isinstance(text, str):
-        raise IllegalAction("unknown_action", f"an action is a text such as 'play 7S', not {text!r}")
-    words = text.split()
-    verb = words[0].lower() if words else ""
-    if verb in (READY, PICKUP, FLIP) and len(words) == 1:
-        return {READY: (MOVE_READY, 0), PICKUP: (MOVE_PICKUP, 0), FLIP: (MOVE_FLIP, 0)}[verb]
-    if verb == "play" and len(words) >= 2:
-        mask = 0
-        for word in words[1:]:
-            card = _card(word)
-            if mask >> card & 1:
-                raise IllegalAction("unknown_action", f"{CARD_NAMES[card]} is named twice")
-            mask |= 1 << card
-        return MOVE_PLAY, mask
-    if verb == "swap" and len(words) == 3:
-        return MOVE_SWAP, _card(words[1]) << 6 | _card(words[2])
-    shown = text if len(text) <= 40 else text[:40] + "..."
-    raise IllegalAction(
-        "unknown_action",
-        f"{shown!r} is not an Oti action: use 'swap <hand card> <face-up card>', 'ready', "
-        "'play <card> [<card> ...]', 'pickup' or 'flip'",
-    )
-
-
-def _card(word: str) -> int:
-    card = CARD_BY_NAME.get(word.upper())
-    if card is None:
-        raise IllegalAction(
-            "unknown_action",
-            f"{word[:12]!r} is not a card: write the rank (2-9, T or 10, J, Q, K, A) then the suit "
-            "(S, H, D, C), e.g. 'play TH'",
-        )
-    return card
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a game starts: the cards of each seat, the draw pile (top first), the pile
-    (bottom first), and who moves (None: the swap phase comes first)."""
-
-    hands: tuple[tuple[int, ...], ...]
-    face_up: tuple[tuple[int, ...], ...]
-    face_down: tuple[tuple[int, ...], ...]
-    draw: tuple[int, ...] = ()
-    pile: tuple[int, ...] = ()
-    to_move: int | None = None
-
-    def cards(self) -> list[int]:
-        """Every card placed somewhere, in a fixed order."""
-        out: list[int] = []
-        for zone in (self.hands, self.face_up, self.face_down):
-            for cards in zone:
-                out.extend(cards)
-        return out + list(self.draw) + list(self.pile)
-
-
-def deal(rules: OtiRules, seed: int) -> Position:
-    """The deal of ``seed``: one card at a time around the table, three rounds face down,
-    three face up, three into the hands; the rest is the draw pile."""
-    deck = list(range(52))
-    SeededRandom(derive(seed, "oti")).shuffle(deck)
-    n = rules.players
-    zones: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(3)]
-    position = 0
-    for zone in (2, 1, 0):  # face down, face up, hand
-        for _ in range(HAND_SIZE):
-            for seat in range(n):
-                zones[zone][seat].append(deck[position])
-                position += 1
-    hands, up, down = (tuple(tuple(cards) for cards in zone) for zone in zones)
-    return Position(hands, up, down, tuple(deck[position:]))
-
-
-def _to_cards(cards: Iterable[str | int], what: str) -> tuple[int, ...]:
-    out = []
-    for card in cards:
-        if isinstance(card, str):
-            out.append(int(Card.parse(card)))
-        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
-            out.append(card)
-        else:
-            raise ValueError(f"{card!r} in {what} is not a card")
-    return tuple(out)
-
-
-def _split(cards: str | Iterable[str | int]) -> Iterable[str | int]:
-    return cards.replace(",", " ").split() if isinstance(cards, str) else cards
 
 
 class OtiGame:
@@ -205,13 +80,13 @@ class OtiGame:
 
     def _setup(self, start: Position) -> None:
         n = self.rules.players
-        self.hands = [_mask(h) for h in start.hands]
-        self.up = [_mask(u) for u in start.face_up]
+        self.hands = [mask_of(h) for h in start.hands]
+        self.up = [mask_of(u) for u in start.face_up]
         self.down = [tuple(d) for d in start.face_down]
         self.draw = start.draw
         self.draw_pos = 0
         self.pile = list(start.pile)
-        self.burnt = FULL_DECK & ~_mask(start.cards())
+        self.burnt = FULL_DECK & ~mask_of(start.cards())
         self.known = [0] * n
         self.ready = [start.to_move is not None] * n
         self.again = False
@@ -264,9 +139,9 @@ class OtiGame:
             SeededRandom(derive(seed_value, "oti", "draw")).shuffle(rest)
             draw_cards = tuple(rest)
         else:
-            draw_cards = _to_cards(_split(draw), "the draw pile")
+            draw_cards = to_cards(split_cards(draw), "the draw pile")
         position = Position(*parsed, draw=draw_cards)
-        _check_position(rules, position)
+        check_position(rules, position)
         return cls(rules, seed_value, position)
 
     @classmethod
@@ -295,10 +170,10 @@ class OtiGame:
         if not isinstance(to_move, int) or not 0 <= to_move < rules.players:
             raise ValueError(f"to_move is a seat from 0 to {rules.players - 1}, not {to_move!r}")
         position = Position(
-            *parsed, draw=_to_cards(_split(draw), "the draw pile"),
-            pile=_to_cards(_split(pile), "the pile"), to_move=to_move,
+            *parsed, draw=to_cards(split_cards(draw), "the draw pile"),
+            pile=to_cards(split_cards(pile), "the pile"), to_move=to_move,
         )
-        _check_position(rules, position)
+        check_position(rules, position)
         return cls(rules, dealcode.seed_from(seed), position)
 
     @staticmethod
@@ -311,7 +186,7 @@ class OtiGame:
             if len(zone) != rules.players:
                 raise ValueError(f"{name} needs one entry per player ({rules.players}), not {len(zone)}")
             parsed.append(
-                tuple(_to_cards(_split(cards), f"{name}[{seat}]") for seat, cards in enumerate(zone))
+                tuple(to_cards(split_cards(cards), f"{name}[{seat}]") for seat, cards in enumerate(zone))
             )
         return parsed
 
@@ -416,8 +291,8 @@ class OtiGame:
         if self.phase == SWAP and seat in range(self.rules.players) and not self.ready[seat]:
             moves = [
                 (MOVE_SWAP, h << 6 | u)
-                for h in sorted(bits(self.hands[seat]), key=_value_order)
-                for u in sorted(bits(self.up[seat]), key=_value_order)
+                for h in sorted(bits(self.hands[seat]), key=value_order)
+                for u in sorted(bits(self.up[seat]), key=value_order)
             ]
             moves.append((MOVE_READY, 0))
             return moves
@@ -522,7 +397,7 @@ class OtiGame:
         if arg & ~source:
             if src == _SRC_HAND and not arg & ~self.up[seat]:
                 raise IllegalAction("face_up_later", "play from your hand first: face-up cards come after it")
-            missing = min(bits(arg & ~source), key=_value_order)
+            missing = min(bits(arg & ~source), key=value_order)
             where = "in your hand" if src == _SRC_HAND else "face up"
             raise IllegalAction("not_held", f"you do not hold {CARD_NAMES[missing]} {where}")
         ranks = {RANK_OF[c] for c in bits(arg)}
@@ -622,7 +497,7 @@ class OtiGame:
         else:
             effect, again = ("again" if rank == 5 else None), rank == 5
         if effect in ("burn", "close"):
-            self.burnt |= _mask(pile)
+            self.burnt |= mask_of(pile)
             self.pile = []
         if effect and event is not None:
             event["effect"] = effect
@@ -639,7 +514,7 @@ class OtiGame:
             self._pass(seat)
 
     def _pick_up(self, seat: int, extra: int, event: dict[str, Any] | None) -> None:
-        taken = _mask(self.pile) | extra
+        taken = mask_of(self.pile) | extra
         self.hands[seat] |= taken
         self.known[seat] |= taken
         self.pile = []
@@ -780,45 +655,3 @@ class OtiGame:
 
     def __repr__(self) -> str:
         return f"<OtiGame {self.deal_code} {self.phase} {len(self.actions)} actions>"
-
-
-def _mask(cards: Iterable[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-def _check_position(rules: OtiRules, position: Position) -> None:
-    cards = position.cards()
-    seen: set[int] = set()
-    for card in cards:
-        if card in seen:
-            raise ValueError(f"{CARD_NAMES[card]} is placed twice")
-        seen.add(card)
-    if position.draw:
-        short = [s for s, h in enumerate(position.hands) if len(h) < HAND_SIZE]
-        if short:
-            raise ValueError(
-                f"while the draw pile lasts every hand holds at least {HAND_SIZE} cards "
-                f"(seat {short[0]} does not)"
-            )
-    if position.to_move is not None:
-        players_with_cards = [
-            s for s in range(rules.players)
-            if position.hands[s] or position.face_up[s] or position.face_down[s]
-        ]
-        if position.to_move not in players_with_cards:
-            raise ValueError(f"seat {position.to_move} has no cards and cannot be the one to move")
-        if len(players_with_cards) < 2:
-            raise ValueError("a game needs at least two players with cards")
-        if len(players_with_cards) < rules.players and not rules.play_to_last:
-            raise ValueError("every player needs cards: without play_to_last the first one out ends the game")
-    for name, zone in (("face_up", position.face_up), ("face_down", position.face_down)):
-        for seat, cards in enumerate(zone):
-            if len(cards) > HAND_SIZE:
-                raise ValueError(f"{name}[{seat}] holds {len(cards)} cards; at most {HAND_SIZE}")
-    if position.to_move is None:
-        for seat in range(rules.players):
-            if not position.hands[seat] or not position.face_up[seat]:
-                raise ValueError("a deal before the swap gives every player hand and face-up cards")

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from bistrot import dealcode
 from bistrot.cards import CARD_NAMES
-from bistrot.oti.game import Position, _check_position, _to_cards, parse_action
+from bistrot.oti.actions import parse_action
+from bistrot.oti.position import Position, check_position, to_cards
 from bistrot.oti.rules import OtiRules
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def _read_position(rules: OtiRules, tags: dict[str, str]) -> Position | None:
     )
     if position.to_move is not None and position.to_move >= rules.players:
         raise ValueError(f"the ToMove tag names seat {position.to_move}, but the game has {rules.players}")
-    _check_position(rules, position)
+    check_position(rules, position)
     return position
 
 
@@ -206,6 +207,6 @@ def _cards_of(text: str, name: str) -> tuple[int, ...]:
     if words == ["-"]:
         return ()
     try:
-        return _to_cards(words, f"the {name} tag")
+        return to_cards(words, f"the {name} tag")
     except ValueError as err:
         raise ValueError(f"the {name} tag: {err}") from None

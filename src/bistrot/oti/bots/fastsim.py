@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bistrot.oti.bots.policy import BIG_PILE, HIGH, LOW
-from bistrot.oti.game import RANK_OF, OtiGame
+from bistrot.oti.game import OtiGame
+from bistrot.oti.values import RANK_OF
 
 PLAY, PICKUP, FLIP = 0, 1, 2
 STALL = 150

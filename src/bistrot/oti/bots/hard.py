@@ -30,22 +30,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from bistrot.cards import CARD_BY_NAME
+from bistrot.oti.actions import MOVE_FLIP, MOVE_PICKUP, MOVE_PLAY, parse_action
 from bistrot.oti.bots.common import legal_or_fail
 from bistrot.oti.bots.fastsim import FLIP, PICKUP, PLAY, Start
 from bistrot.oti.bots.medium import MediumOtiBot
 from bistrot.oti.bots.policy import choose_play
 from bistrot.oti.bots.sampling import determinize
-from bistrot.oti.game import (
-    _SRC_DOWN,
-    _SRC_HAND,
-    MOVE_FLIP,
-    MOVE_PICKUP,
-    MOVE_PLAY,
-    RANK_OF,
-    OtiGame,
-    parse_action,
-)
+from bistrot.oti.game import _SRC_DOWN, _SRC_HAND, OtiGame
 from bistrot.oti.rules import OtiRules
+from bistrot.oti.values import RANK_OF
 
 DEFAULT_BUDGET = 0.5
 MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 400, 8

@@ -22,9 +22,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES
+from bistrot.oti.actions import play_text
 from bistrot.oti.bots.common import legal_or_fail, mask_of_names, source_mask
-from bistrot.oti.bots.policy import MAGIC, RANK_CARDS, best_face_up, choose_play
-from bistrot.oti.game import FULL_DECK, RANK_OF, play_text
+from bistrot.oti.bots.policy import best_face_up, choose_play
+from bistrot.oti.values import FULL_DECK, MAGIC, RANK_CARDS, RANK_OF
 
 SMALL_PILE = 2
 

@@ -14,7 +14,7 @@ CardSet('3S 3H')
 
 from __future__ import annotations
 
-from bistrot.oti.game import CLOSE, MAGIC, RANK_CARDS, RANK_OF
+from bistrot.oti.values import CLOSE, MAGIC, RANK_CARDS, RANK_OF
 
 #: Strength of a card kept face up for the end: 10s and 2s first, then 5s, then the highest.
 FACE_UP_STRENGTH: tuple[int, ...] = tuple(

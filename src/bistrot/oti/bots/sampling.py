@@ -24,8 +24,9 @@ from typing import Any
 
 from bistrot.cards import CARD_BY_NAME
 from bistrot.oti.bots.common import mask_of_names
-from bistrot.oti.game import FULL_DECK, PLAY, OtiGame
+from bistrot.oti.game import PLAY, OtiGame
 from bistrot.oti.rules import OtiRules
+from bistrot.oti.values import FULL_DECK
 
 
 def unseen_cards(view: Mapping[str, Any]) -> list[int]:
