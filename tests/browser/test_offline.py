@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 import urllib.request
 
 import pytest
 
-from .browser_kit import go, shot
+from bistrot.server.offline import STATIC_DIR
+
+from .browser_kit import Server, go, shot
 from .omi_driver import play_until_over, snapshot, wait_for_turn
 
 FETCH_WAIT_S = 600.0
@@ -226,3 +229,32 @@ def test_a_server_that_cannot_be_reached_gets_a_table_on_this_device(server, pag
     page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
     assert not page.url.split("/t/")[1].startswith("local-")
     assert page.locator("[data-testid=on-device]").count() == 0
+
+
+def test_an_update_replaces_the_cached_files(tmp_path, pages, offline_ready, monkeypatch):
+    """A file changes on the server: the next visit installs a new service worker, which caches
+    the new files under a new version and deletes the old cache; offline, the new file is used."""
+    static = tmp_path / "static"
+    shutil.copytree(STATIC_DIR, static)
+    monkeypatch.setenv("BISTROT_STATIC_DIR", str(static))
+    own = Server(tmp_path / "room.db")
+    own.start()
+    try:
+        page = pages.new()
+        install(page, own, own.api("GET", "/offline/status"))
+        old = page.evaluate("caches.keys()")
+        (static / "style.css").write_text((static / "style.css").read_text() + "\n/* version two */\n")
+        new = own.api("GET", "/offline/status")["version"]
+        assert [f"bistrot-{new}"] != old
+        page.reload()
+        deadline = time.monotonic() + 60
+        while page.evaluate("caches.keys()") != [f"bistrot-{new}"]:  # evaluate awaits the promise
+            assert time.monotonic() < deadline, page.evaluate("caches.keys()")
+            page.wait_for_timeout(200)
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("[data-testid=offline-note]")
+        css = page.evaluate("fetch('/static/style.css').then(r => r.text())")
+        assert css.endswith("/* version two */\n")
+    finally:
+        own.stop()
