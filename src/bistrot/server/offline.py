@@ -452,14 +452,16 @@ def add_offline(
     def not_found(name: str) -> JSONResponse:
         return JSONResponse({"code": "not_found", "message": f"no offline file {name!r}"}, status_code=404)
 
+    # Plain functions: FastAPI runs them in its thread pool, so hashing the files (once per
+    # change) never holds up the tables.
     @app.get("/offline/status", tags=["offline"])
-    async def offline_status() -> dict[str, Any]:
+    def offline_status() -> dict[str, Any]:
         """Whether this server can hand out offline play (Pyodide, the wheel, the service worker)."""
         assets.fetcher.start()
         return assets.status()
 
     @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
+    def service_worker() -> Response:
         assets.fetcher.start()
         if assets.fetcher.state != "ready":
             return unavailable()
@@ -474,7 +476,7 @@ def add_offline(
         return FileResponse(static_dir / "manifest.webmanifest", media_type="application/manifest+json")
 
     @app.get("/offline/config.json", include_in_schema=False)
-    async def config() -> Response:
+    def config() -> Response:
         return Response(assets.config(), media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     @app.get(f"/offline/pyodide-{PYODIDE_VERSION}/{{name}}", include_in_schema=False)
@@ -490,7 +492,7 @@ def add_offline(
         )
 
     @app.get("/offline/{name}", include_in_schema=False)
-    async def wheel(name: str) -> Response:
+    def wheel(name: str) -> Response:
         wheel_name, data = assets.wheel()
         if name != wheel_name:
             return not_found(name)
