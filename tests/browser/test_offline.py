@@ -42,10 +42,11 @@ def offline_ready(server) -> dict:
         time.sleep(1)
 
 
-def install(page, server, status: dict) -> None:
+def install(page, server) -> None:
     """Open the site online once and wait until the service worker has cached everything."""
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=offline-ready]", timeout=120000)
+    status = server.api("GET", "/offline/status")
     cached = page.evaluate("""async () => {
       const names = (await caches.keys()).filter(n => n.startsWith('bistrot-'));
       const cache = await caches.open(names[0]);
@@ -68,7 +69,7 @@ def install(page, server, status: dict) -> None:
 def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offline_ready):
     page = pages.new()
     context = page.context
-    install(page, server, offline_ready)
+    install(page, server)
 
     context.set_offline(True)
     page.reload()
@@ -170,7 +171,7 @@ def play_oti_hot_seat(page, limit_s: float = 240) -> set[str]:
 def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_ready):
     page = pages.new()
     context = page.context
-    install(page, server, offline_ready)
+    install(page, server)
     context.set_offline(True)
     page.reload()
 
@@ -218,7 +219,7 @@ def test_a_server_that_cannot_be_reached_gets_a_table_on_this_device(server, pag
     """Online as far as the browser knows, but the server does not answer: the table opens on this
     device; once the server answers again, tables are the server's."""
     page = pages.new()
-    install(page, server, offline_ready)
+    install(page, server)
     page.route("**/api/tables", lambda route: route.abort("connectionrefused"))
     go(page, "/play/oti?level=easy&players=2&bot_delay_ms=0")
     page.wait_for_selector("[data-testid=on-device]", timeout=60000)
@@ -241,7 +242,7 @@ def test_an_update_replaces_the_cached_files(tmp_path, pages, offline_ready, mon
     own.start()
     try:
         page = pages.new()
-        install(page, own, own.api("GET", "/offline/status"))
+        install(page, own)
         old = page.evaluate("caches.keys()")
         (static / "style.css").write_text((static / "style.css").read_text() + "\n/* version two */\n")
         new = own.api("GET", "/offline/status")["version"]
