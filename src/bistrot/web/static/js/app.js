@@ -9,7 +9,7 @@ import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { post } from "./api.js";
 // Offline play (docs/offline.md): install the service worker, tables on this device.
-import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp } from "./offline.js";
+import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSaved } from "./offline.js";
 
 const root = document.getElementById("main");
 let screen = null;
@@ -154,3 +154,4 @@ if (!navigator.onLine) warmUp();  // offline: start the card room of this device
 await setLanguage(detectLanguage(), { remember: false });
 route();
 setupOffline();  // offline play: install the service worker when the server offers it
+pruneSaved();

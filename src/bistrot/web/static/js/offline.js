@@ -222,6 +222,15 @@ export async function forgetGame(id) {
   d.close();
 }
 
+/** Keep the device's storage small: forget finished games after a month (as store.js does for
+ * the seats of online tables); unfinished ones stay until they are finished or forgotten. */
+export async function pruneSaved(maxAgeMs = 30 * 24 * 3600 * 1000) {
+  const now = Date.now();
+  for (const game of await savedGames()) {
+    if (game.status === "over" && now - (game.updated || 0) > maxAgeMs) await forgetGame(game.id).catch(() => {});
+  }
+}
+
 /** What the page keeps for a table of this device, rebuilt from its summary. */
 export function heldFromSummary(summary) {
   return {
