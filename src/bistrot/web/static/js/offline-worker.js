@@ -155,7 +155,15 @@ function scheduleBot(table) {
 }
 
 async function afterChange(out) {
-  const changed = await persist();
+  let changed = [];
+  try {
+    changed = await persist();
+  } catch (error) {
+    // The device refused to store (full, or private browsing): the game goes on in this page,
+    // it just cannot be resumed after closing it.
+    reportError(`the game could not be saved on this device: ${error?.message || error}`);
+    changed = [...new Set(out.map(([conn]) => conns.get(conn)).filter(Boolean))];
+  }
   deliver(out);
   for (const table of changed) scheduleBot(table);
 }
