@@ -5,6 +5,8 @@
 (2.5, [0.45, 4.55])
 >>> [round(x, 3) for x in wilson_ci95(75, 100)]
 [0.657, 0.825]
+>>> wilson_ci95(0, 10)[0], wilson_ci95(10, 10)[1]
+(0.0, 1.0)
 """
 
 from __future__ import annotations
@@ -50,7 +52,10 @@ def wilson_ci95(successes: float, trials: int) -> tuple[float, float]:
     denominator = 1 + Z95**2 / trials
     centre = (p + Z95**2 / (2 * trials)) / denominator
     half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or n successes the interval touches 0 or 1 exactly; rounding would miss it by 1e-17.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
 
 
 def median_max_ms(seconds: Sequence[float]) -> dict[str, float]:
