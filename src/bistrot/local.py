@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -585,7 +586,9 @@ class LocalRoom:
         options = self.bot_options.get((table.game_name, level), {})
         try:
             action = bots.make_bot(table.game_name, level, seed=turn["seed"], **options).act(view)
-        except Exception:  # a faulty bot never stalls the table: it plays its first legal action
+        except Exception as err:  # a faulty bot never stalls the table: it plays its first legal action
+            print(f"bistrot: the {level} computer player failed at seq {seq} ({err!r}); "
+                  "it plays its first legal action", file=sys.stderr)  # the browser's console
             action = view["legal"][0]
         return str(action)
 
