@@ -256,31 +256,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=_run)
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """``["hard.budget=0.2"]`` as ``{"hard": {"budget": 0.2}}`` (numbers read as numbers).
-
-    >>> parse_options(["hard.budget=0.2", "hard.samples=40", "medium.style=x"])
-    {'hard': {'budget': 0.2, 'samples': 40}, 'medium': {'style': 'x'}}
-    """
-    options: dict[str, dict[str, Any]] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        level, dot, name = key.partition(".")
-        if not sep or not dot:
-            raise ValueError(f"a bot option is LEVEL.NAME=VALUE, not {pair!r}")
-        value: Any = text
-        for kind in (int, float):
-            try:
-                value = kind(text)
-                break
-            except ValueError:
-                continue
-        options.setdefault(level, {})[name] = value
-    return options
-
-
 def _run(args: argparse.Namespace) -> int:
-    from bistrot.cli.play_omi import parse_rule_options
+    from bistrot.cli.options import parse_bot_options, parse_rule_options
 
     try:
         levels = [b.strip() for b in args.bots.split(",")]
@@ -288,7 +265,7 @@ def _run(args: argparse.Namespace) -> int:
             if ("omi", level) not in bots.REGISTRY:
                 raise ValueError(f"no Omi level {level!r}; levels: {', '.join(bots.available('omi'))}")
         rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule)})
-        options = parse_options(args.option)
+        options = parse_bot_options(args.option)
         if args.json:
             result = run_arena(levels, args.deals, args.seed, args.workers, rules, options)
         else:

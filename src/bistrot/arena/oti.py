@@ -226,36 +226,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=_run)
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """``["hard.time_budget=0.2"]`` as ``{"hard": {"time_budget": 0.2}}`` (numbers as numbers).
-
-    >>> parse_options(["hard.time_budget=0.2", "hard.iterations=40"])
-    {'hard': {'time_budget': 0.2, 'iterations': 40}}
-    """
-    options: dict[str, dict[str, Any]] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        level, dot, name = key.partition(".")
-        if not sep or not dot:
-            raise ValueError(f"a bot option is LEVEL.NAME=VALUE, not {pair!r}")
-        value: Any = text
-        for kind in (int, float):
-            try:
-                value = kind(text)
-                break
-            except ValueError:
-                continue
-        options.setdefault(level, {})[name] = value
-    return options
-
-
 def _run(args: argparse.Namespace) -> int:
-    from bistrot.cli.play_oti import parse_rule_options
+    from bistrot.cli.options import parse_bot_options, parse_rule_options
 
     try:
         levels = [b.strip() for b in args.bots.split(",")]
         rules = OtiRules.from_dict({**parse_rule_options(args.rule), "players": args.players})
-        options = parse_options(args.option)
+        options = parse_bot_options(args.option)
         for level, given in options.items():  # fail now, not in a worker
             bots.make_bot("oti", level, **given)
         if args.json:

@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run_omi(args: argparse.Namespace) -> int:
-    from bistrot.cli.play_omi import parse_rule_options, play_omi
+    from bistrot.cli.options import parse_rule_options
+    from bistrot.cli.play_omi import play_omi
     from bistrot.omi import OmiRules
 
     try:
@@ -45,7 +46,8 @@ def _run_omi(args: argparse.Namespace) -> int:
 
 
 def _run_oti(args: argparse.Namespace) -> int:
-    from bistrot.cli.play_oti import parse_rule_options, play_oti
+    from bistrot.cli.options import parse_rule_options
+    from bistrot.cli.play_oti import play_oti
     from bistrot.oti import OtiRules
 
     try:

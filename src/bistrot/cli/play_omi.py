@@ -20,28 +20,6 @@ HELP = (
 )
 
 
-def parse_rule_options(pairs: list[str]) -> dict[str, Any]:
-    """``["kapothi=announced", "players=3"]`` as rules options with the right types.
-
-    >>> parse_rule_options(["players=3", "redeal_few_trumps=on", "direction=clockwise"])
-    {'players': 3, 'redeal_few_trumps': True, 'direction': 'clockwise'}
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"a rules option is NAME=VALUE, not {pair!r}")
-        if value.lower() in ("on", "true", "yes"):
-            options[name] = True
-        elif value.lower() in ("off", "false", "no"):
-            options[name] = False
-        elif value.isdigit():
-            options[name] = int(value)
-        else:
-            options[name] = value
-    return options
-
-
 def seat_names(rules: OmiRules) -> list[str]:
     """What to call each seat from where you sit (play order runs to your right when
     counterclockwise).

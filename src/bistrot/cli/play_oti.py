@@ -28,28 +28,6 @@ NAMES = {
 }
 
 
-def parse_rule_options(pairs: list[str]) -> dict[str, Any]:
-    """``["play_to_last=on", "players=3"]`` as rules options with the right types.
-
-    >>> parse_rule_options(["players=3", "ten_plays_again=on", "voluntary_pickup=off"])
-    {'players': 3, 'ten_plays_again': True, 'voluntary_pickup': False}
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"a rules option is NAME=VALUE, not {pair!r}")
-        if value.lower() in ("on", "true", "yes"):
-            options[name] = True
-        elif value.lower() in ("off", "false", "no"):
-            options[name] = False
-        elif value.isdigit():
-            options[name] = int(value)
-        else:
-            options[name] = value
-    return options
-
-
 def styled(card: str) -> str:
     """A card in rich markup, red for hearts and diamonds."""
     pretty = Card.parse(card).pretty
