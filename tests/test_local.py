@@ -237,7 +237,7 @@ def test_beyond_the_replay_limit_one_fresh_state_is_sent(omi):
     assert len(states(room.connect("e", table, 0, since=seq - REPLAY_LIMIT), "e")) == REPLAY_LIMIT
 
 
-def test_computer_moves_are_seeded_like_the_servers_and_use_the_browser_budget():
+def test_computer_moves_are_seeded_like_the_servers_and_use_the_browser_budget(capsys):
     room = LocalRoom(BROWSER_BOT_OPTIONS)
     made = room.create({"game": "omi", "mode": "computer", "level": "hard", "seed": 11, "seat": 1})
     table = made["table"]
@@ -250,6 +250,16 @@ def test_computer_moves_are_seeded_like_the_servers_and_use_the_browser_budget()
     out = room.bot_play(table, turn["seq"], chosen)
     assert room.tables[table].events[-1].by == "computer" and out == []  # nobody connected yet
     assert BROWSER_BOT_OPTIONS[("omi", "hard")]["budget"] < 0.5
+    # Cards too, with the smaller budget: the bot really chose (no fallback to the first legal action).
+    while room.tables[table].game.phase != "play" or room.bot_turn(table) is None:
+        game = room.tables[table].game
+        if room.bot_turn(table) is not None:
+            room.bot_step(table, room.tables[table].seq)
+        else:
+            room.tables[table].commit(1, game.legal_actions(1)[0], "human", None)
+    room.bot_step(table, room.tables[table].seq)
+    assert room.tables[table].events[-1].action.startswith("play ")
+    assert capsys.readouterr().err == ""
 
 
 # ------------------------------------------------------------------ opening tables
