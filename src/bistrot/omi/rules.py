@@ -13,10 +13,10 @@ ValueError: players must be 4 or 3, not 5
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from bistrot.cards import deck_mask
+from bistrot.ruleset import Ruleset
 
 DIRECTIONS = ("counterclockwise", "clockwise")
 DEAL_ROTATIONS = ("with_play", "against_play")
@@ -25,8 +25,10 @@ HAND_SIZE = 8
 
 
 @dataclass(frozen=True)
-class OmiRules:
+class OmiRules(Ruleset):
     """One Omi table's rules; every field is an option of RULES.md, defaults as there."""
+
+    GAME = "Omi"
 
     target: int = 10
     """Tokens that win the match."""
@@ -82,22 +84,6 @@ class OmiRules:
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat: its team (seat % 2) or, with 3 players, itself."""
         return seat % 2 if self.players == 4 else seat
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as a JSON-ready dict."""
-        # Every field is a plain immutable value: no deep copy (dataclasses.asdict) needed.
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, options: dict[str, Any]) -> OmiRules:
-        """Rules from a dict of options; unknown names are refused with the list of known ones."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Omi rules option {', '.join(unknown)}; the options are {', '.join(sorted(known))}"
-            )
-        return cls(**options)
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:

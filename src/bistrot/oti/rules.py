@@ -13,8 +13,9 @@ ValueError: players must be a whole number from 2 to 5, not 6
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+
+from bistrot.ruleset import Ruleset
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 HAND_SIZE = 3
@@ -22,8 +23,10 @@ HAND_SIZE = 3
 
 
 @dataclass(frozen=True)
-class OtiRules:
+class OtiRules(Ruleset):
     """One Oti table's rules; every field is an option of RULES.md, defaults as there."""
+
+    GAME = "Oti"
 
     players: int = 4
     """2 to 5, each for themselves."""
@@ -47,18 +50,3 @@ class OtiRules:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ValueError(f"{name} must be true or false, not {value!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as a JSON-ready dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, options: dict[str, Any]) -> OtiRules:
-        """Rules from a dict of options; unknown names are refused with the list of known ones."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Oti rules option {', '.join(unknown)}; the options are {', '.join(sorted(known))}"
-            )
-        return cls(**options)
