@@ -34,6 +34,7 @@ from typing import Any
 
 from bistrot import bots
 from bistrot.arena.stats import mean_ci95, median_max_ms, wilson_ci95
+from bistrot.cli.options import add_arena_arguments
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.seeding import derive
 
@@ -241,17 +242,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--bots", default="medium,easy", help="two levels, e.g. hard,medium")
     parser.add_argument("--deals", type=int, default=100, help="number of deals (each played twice)")
-    parser.add_argument("--workers", type=int, default=1, help="processes to play in parallel")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deal sequence")
     parser.add_argument("--target", type=int, default=10, help="tokens of a match (default 10)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="LEVEL.NAME=VALUE",
-        help="a bot option, e.g. --option hard.budget=0.2 --option hard.samples=40",
-    )
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE",
-        help="a rules option, e.g. --rule kapothi=announced",
+    add_arena_arguments(
+        parser,
+        option_example="--option hard.budget=0.2 --option hard.samples=40",
+        rule_example="--rule kapothi=announced",
     )
     parser.set_defaults(run=_run)
 

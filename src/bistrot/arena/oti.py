@@ -30,6 +30,7 @@ from typing import Any
 
 from bistrot import bots
 from bistrot.arena.stats import median_max_ms, wilson_ci95
+from bistrot.cli.options import add_arena_arguments
 from bistrot.oti import OtiGame, OtiRules
 from bistrot.seeding import derive
 
@@ -212,16 +213,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bots", default="medium,easy", help="levels round the table, e.g. hard,medium")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5 (default 2)")
-    parser.add_argument("--workers", type=int, default=1, help="processes to play in parallel")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deal sequence")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="LEVEL.NAME=VALUE",
-        help="a bot option, e.g. --option hard.time_budget=0.2 --option hard.iterations=50",
-    )
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE",
-        help="a rules option, e.g. --rule ten_plays_again=on",
+    add_arena_arguments(
+        parser,
+        option_example="--option hard.time_budget=0.2 --option hard.iterations=50",
+        rule_example="--rule ten_plays_again=on",
     )
     parser.set_defaults(run=_run)
 

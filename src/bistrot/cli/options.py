@@ -8,8 +8,23 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from typing import Any
+
+
+def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, rule_example: str) -> None:
+    """The arguments every arena takes: ``--workers --seed --json --option --rule``."""
+    parser.add_argument("--workers", type=int, default=1, help="processes to play in parallel")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deal sequence")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="LEVEL.NAME=VALUE",
+        help=f"a bot option, e.g. {option_example}",
+    )
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help=f"a rules option, e.g. {rule_example}"
+    )
 
 
 def parse_rule_options(pairs: Sequence[str]) -> dict[str, Any]:
