@@ -23,7 +23,8 @@ def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, ru
         help=f"a bot option, e.g. {option_example}",
     )
     parser.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE", help=f"a rules option, e.g. {rule_example}"
+        "--rule", action="append", default=[], metavar="NAME=VALUE",
+        help=f"a rules option, e.g. {rule_example}",
     )
 
 
