@@ -134,7 +134,12 @@ def shot(page, name: str) -> Path:
 
 
 def keep_for_readme(path: Path, name: str) -> None:
-    """Copy a screenshot into docs/img/ (the README shows it)."""
+    """Copy a screenshot into docs/img/ (the README shows it) when BISTROT_README_SHOTS=1.
+
+    Opt-in, so that running the tests never changes tracked files.
+    """
+    if os.environ.get("BISTROT_README_SHOTS") != "1":
+        return
     target = ROOT / "docs" / "img" / name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, target)
