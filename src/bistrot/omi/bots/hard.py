@@ -153,6 +153,9 @@ class HardOmiBot:
         max_samples: int = MAX_SAMPLES,
         evidence: bool = True,
         play_evidence: bool = True,
+        model: bool = True,
+        mismatch: float = 0.1,
+        pool: int = 16,
         solver: Solver | None = None,
         **options: Any,
     ) -> None:
@@ -162,6 +165,9 @@ class HardOmiBot:
         self.max_samples = int(max_samples)
         self.evidence = bool(evidence)
         self.play_evidence = bool(play_evidence)
+        self.model = bool(model)
+        self.mismatch = float(mismatch)
+        self.pool = int(pool)
         self.solver = solver or _default_solver()
         self.last_samples = 0
 
@@ -195,7 +201,8 @@ class HardOmiBot:
                 rng: random.Random) -> str:
         from bistrot.omi.dd import Position
 
-        sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence)
+        sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
+                              model=self.model, mismatch=self.mismatch, pool=self.pool)
         me = know.side_of(know.seat)
         won = know.tricks_won[me]
         announced = view.get("kapothi_announced")

@@ -12,9 +12,11 @@ trump they named (:func:`~.trump_table.choice_probabilities`) from four of their
 cards picked at random as the first batch.
 
 So is the play (``play_evidence=True``): a player who, with an opponent winning the trick,
-discarded instead of trumping probably held no trump that would have won; a player who, last to
-play, followed suit without beating the opponents' card probably held nothing of the suit that
-beats it.  A layout that gives them such a card then is weighted by :data:`UNLIKELY` per event.
+discarded instead of trumping probably held no trump that would have won; a player who, third
+or last to play, followed suit under the opponents' card probably held nothing of the suit that
+beats it; a player who discards seldom throws from a suit whose top card they hold.  A layout
+that gives them such a card then is weighted by the likelihood of that play (:data:`RUFF_PASSED`
+and the others below), once per event.
 
 >>> import random
 >>> from bistrot.omi import OmiGame, OmiRules
@@ -40,8 +42,16 @@ from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
 from bistrot.omi.bots.tracking import Knowledge
 
 FIRST_BATCH = 4
-#: Likelihood of a play that passes up an obvious win (see the module docstring).
-UNLIKELY = 0.2
+#: Likelihoods of plays that pass up an obvious win, given a card that would have won: a ruff
+#: while an opponent wins, the last hand beating the opponents' card, the third hand doing so;
+#: and of discarding from a suit while holding its top card.
+RUFF_PASSED = 0.1
+LAST_PASSED = 0.1
+THIRD_PASSED = 0.25
+DISCARD_TOP = 0.5
+#: A low lead in a side suit comes from length: a layout is weighted by the leader's length in
+#: that suit at the time, to this power.
+LEAD_POWER = 1.0
 
 
 @cache
@@ -64,7 +74,7 @@ class DealSampler:
     """Uniform layouts of the unseen cards given the counts and voids in ``know``."""
 
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
-                 play_evidence: bool = False) -> None:
+                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3) -> None:
         self.know = know
         self.others = [s for s in range(know.players) if s != know.seat]
         self.suit_cards = [list(bits(know.unseen & SUIT_MASKS[s])) for s in range(4)]
@@ -88,6 +98,12 @@ class DealSampler:
         self.pool = pool
         self._chooser_index = self.others.index(chooser) if self.evidence else -1
         self.events = _passed_up_wins(know, self.others) if play_evidence else []
+        self.lead_lengths = _lead_lengths(know, self.others) if play_evidence and LEAD_POWER else []
+        self.model = None
+        if model:
+            from bistrot.omi.bots.policy_evidence import PlayModel
+
+            self.model = PlayModel(know, mismatch=mismatch) if know.history else None
 
     def count(self) -> int:
         """The number of layouts consistent with the observations (before the evidence)."""
@@ -148,11 +164,18 @@ class DealSampler:
 
     def _weight(self, hands: list[int], rng: random.Random) -> float:
         weight = 1.0
-        for index, cards in self.events:
+        for index, cards, likelihood in self.events:
             if hands[index] & cards:
-                weight *= UNLIKELY
+                weight *= likelihood
+        for index, suit_cards, played in self.lead_lengths:
+            weight *= ((hands[index] & suit_cards).bit_count() + played) ** LEAD_POWER
         if self.evidence:
             weight *= self._trump_weight(hands, rng)
+        if self.model is not None:
+            full = [0] * self.know.players
+            for i, seat in enumerate(self.others):
+                full[seat] = hands[i]
+            weight *= self.model.weight(full)
         return weight
 
     def _trump_weight(self, hands: list[int], rng: random.Random) -> float:
@@ -167,7 +190,7 @@ class DealSampler:
 
     def sample(self, rng: random.Random) -> list[int]:
         """One layout: the hand (card set) of every seat, this seat's own included."""
-        if not self.evidence and not self.events:
+        if not self.evidence and not self.events and not self.lead_lengths and self.model is None:
             chosen = self._uniform(rng)
         else:
             pool = [self._uniform(rng) for _ in range(self.pool)]
@@ -180,9 +203,10 @@ class DealSampler:
         return hands
 
 
-def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int]]:
-    """``(index in others, cards)``: a player passed up a win they would have had with any of
-    ``cards``, which they may still hold (cards they played later prove nothing new)."""
+def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, float]]:
+    """``(index in others, cards, likelihood)``: a player made a play that is unlikely if they
+    held any of ``cards`` at the time (and may still hold; cards they played later prove
+    nothing new)."""
     from bistrot.omi.bots.tracking import trick_winner
 
     trump = know.trump
@@ -190,24 +214,33 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int]]
         return []
     n = know.players
     events = []
+    gone = 0  # cards played before the trick being read
     for k, trick in enumerate(know.history):
         led = trick[0][1] // SUIT_BITS
         for i in range(1, len(trick)):
             seat, card = trick[i]
             if seat == know.seat:
                 continue
-            winner, best = trick_winner(trick[:i], trump)
-            if know.side_of(winner) == know.side_of(seat):
-                continue
             suit = card // SUIT_BITS
+            winner, best = trick_winner(trick[:i], trump)
+            opponents_win = know.side_of(winner) != know.side_of(seat)
             best_is_trump = best // SUIT_BITS == trump
+            cards, likelihood = 0, 1.0
             if suit != led and suit != trump:
-                # Discarded while an opponent was winning: would a trump have won?
-                cards = SUIT_MASKS[trump] & (~((2 << best) - 1) if best_is_trump else -1)
-            elif suit == led and i == n - 1 and not best_is_trump and card < best:
-                # Last to play, followed low under the opponents' card.
+                if opponents_win:
+                    # Discarded while an opponent was winning: any trump that wins would have.
+                    above = ~((2 << best) - 1) if best_is_trump else -1
+                    cards, likelihood = SUIT_MASKS[trump] & above, RUFF_PASSED
+                else:
+                    # A discard comes from a weak suit: the suit's top card is seldom there.
+                    left = SUIT_MASKS[suit] & know.rules.deck & ~gone & ~_cards_of(trick[:i])
+                    cards, likelihood = 1 << (left.bit_length() - 1), DISCARD_TOP
+            elif (suit == led and opponents_win and not best_is_trump and card < best
+                  and (i == n - 1 or (n == 4 and i == 2))):
+                # Third or last hand followed under the opponents' card: nothing higher, probably.
                 cards = SUIT_MASKS[led] & ~((2 << best) - 1)
-            else:
+                likelihood = LAST_PASSED if i == n - 1 else THIRD_PASSED
+            if not cards:
                 continue
             later = 0
             for t in know.history[k:]:
@@ -216,5 +249,35 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int]]
                         later |= 1 << c
             cards &= know.unseen
             if cards and not cards & later:
-                events.append((others.index(seat), cards))
+                events.append((others.index(seat), cards, likelihood))
+        gone |= _cards_of(trick)
+    return events
+
+
+def _cards_of(trick: list[tuple[int, int]]) -> int:
+    mask = 0
+    for _, card in trick:
+        mask |= 1 << card
+    return mask
+
+
+def _lead_lengths(know: Knowledge, others: list[int]) -> list[tuple[int, int, int]]:
+    """``(index in others, suit cards still unseen, cards of the suit they played since)`` for
+    each low side-suit lead by another player."""
+    trump = know.trump
+    events = []
+    gone = 0
+    for k, trick in enumerate(know.history):
+        seat, card = trick[0]
+        suit = card // SUIT_BITS
+        left = SUIT_MASKS[suit] & know.rules.deck & ~gone
+        top = left.bit_length() - 1
+        if seat != know.seat and suit != trump and card != top:
+            played = 0
+            for t in know.history[k:]:
+                for s, c in t:
+                    if s == seat and c // SUIT_BITS == suit:
+                        played += 1
+            events.append((others.index(seat), know.unseen & SUIT_MASKS[suit], played))
+        gone |= _cards_of(trick)
     return events
