@@ -142,3 +142,39 @@ def test_a_ruff_passed_up_is_evidence_of_no_trumps() -> None:
         no_trumps[evidence] = sum(not sampler.sample(rng)[1] & SUIT_MASKS[1] for _ in range(400))
     # Uniformly about 3.4% of layouts (C(13,7)/C(19,7)); with the evidence several times more.
     assert no_trumps[False] < 30 and no_trumps[True] > 2 * no_trumps[False] + 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(2, 24), players=st.sampled_from((3, 4)))
+def test_the_play_model_explains_medium_players_exactly(seed: int, steps: int, players: int) -> None:
+    from bistrot.omi.bots.policy_evidence import PlayModel
+
+    # Everybody plays medium's rules, so the true hands explain every play (weight 1), while a
+    # layout that swaps cards between the others usually does not.
+    game = OmiGame.new(OmiRules(players=players), seed)
+    advance(game, steps)
+    know = Knowledge.from_view(game.view(game.to_move))
+    model = PlayModel(know, mismatch=0.5)
+    assert model.weight(game.hands) == 1.0
+    sampler = DealSampler(know)
+    rng = random.Random(seed)
+    weights = [model.weight(sampler.sample(rng)) for _ in range(20)]
+    assert all(0 < w <= 1 for w in weights)
+
+
+def test_samples_read_through_the_model_are_closer_to_the_truth() -> None:
+    # Medium players have played three tricks; seat to move samples the others' hands.  With
+    # the model the samples place more of the unseen cards where they really are.
+    right = {False: 0, True: 0}
+    for seed in range(4):
+        game = OmiGame.new(OmiRules(), seed)
+        advance(game, 13)
+        know = Knowledge.from_view(game.view(game.to_move))
+        for model in (False, True):
+            sampler = DealSampler(know, model=model, mismatch=0.1, pool=16)
+            rng = random.Random(seed)
+            for _ in range(60):
+                hands = sampler.sample(rng)
+                others = (s for s in range(4) if s != know.seat)
+                right[model] += sum((hands[s] & game.hands[s]).bit_count() for s in others)
+    assert right[True] > 1.05 * right[False]
