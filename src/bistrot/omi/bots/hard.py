@@ -2,8 +2,9 @@
 
 For each card decision it draws layouts of the unseen cards consistent with everything the seat
 has seen (:class:`~.inference.DealSampler`: cards played, voids shown, hand counts, the
-chooser's trump choice as evidence about their first four cards, and wins passed up as evidence
-of the cards a player lacked), solves each layout with all
+chooser's trump choice as evidence about their first four cards, the others' plays read through
+a model player (:mod:`.policy_evidence`), and wins passed up as evidence of the cards a player
+lacked), solves each layout with all
 hands open (:func:`bistrot.omi.dd.solve`, DDS when installed), and turns the tricks each legal
 card then takes into what the hand is worth **in tokens** (:func:`hand_value`: 5 tricks win,
 4 : 4 carries, 8 is kapothi, an announced kapothi risks 4 tokens, the carry goes to the winner).
@@ -139,7 +140,9 @@ class HardOmiBot:
     Options: ``budget`` (seconds per decision, default 0.5), ``samples`` (a fixed number of
     layouts and no clock, for reproducible play), ``max_samples``, ``evidence`` (use the trump
     choice as evidence, default on), ``play_evidence`` (read wins passed up as evidence, default
-    on), ``solver`` (a function ``Position -> {card: tricks}``,
+    on), ``model`` (read the others' plays through the medium player's rules, default on),
+    ``mismatch`` (the model's likelihood of a play it would not make, 0.1), ``pool`` (uniform
+    candidates per sample, 16), ``solver`` (a function ``Position -> {card: tricks}``,
     default :func:`bistrot.omi.dd.solve`).
     """
 
