@@ -192,6 +192,26 @@ print("ok")
     assert done.stdout.strip() == "ok", done.stderr
 
 
+def test_the_wheel_follows_the_engines_imports(tmp_path):
+    """A module the engines start to import comes along by itself; a server module cannot."""
+    package = tmp_path / "bistrot"
+    for name in ("__init__.py", "local.py", "bots.py", "wire.py", "omi/__init__.py", "oti/__init__.py"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("")
+    (package / "omi" / "rules.py").write_text("from bistrot.newthing import X\nimport bistrot.extra.deep\n")
+    (package / "newthing.py").write_text("from bistrot import cards\n")
+    (package / "cards.py").write_text("")
+    (package / "extra").mkdir()
+    (package / "extra" / "deep.py").write_text("")
+    (package / "unused.py").write_text("")
+    names = zipfile.ZipFile(io.BytesIO(build_wheel(package)[1])).namelist()
+    assert {"bistrot/newthing.py", "bistrot/cards.py", "bistrot/extra/deep.py"} <= set(names)
+    assert "bistrot/unused.py" not in names
+    (package / "oti" / "game.py").write_text("from bistrot.server.app import create_app\n")
+    with pytest.raises(RuntimeError, match="cannot run in the browser"):
+        build_wheel(package)
+
+
 def test_the_command_line(tmp_path, cache, capsys):
     assert cli(["offline", "status"]) == 1
     assert "bistrot offline fetch" in capsys.readouterr().out

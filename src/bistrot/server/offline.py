@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import ast
 import base64
 import contextlib
 import hashlib
@@ -74,13 +75,14 @@ MEDIA_TYPES = {
     ".json": "application/json",
 }
 
-#: What of the bistrot package goes into the browser's wheel: pure Python, no server, no CLI.
-WHEEL_MODULES = (
-    "__init__.py", "py.typed", "cards.py", "seeding.py", "dealcode.py", "errors.py", "bots.py",
-    "wire.py", "local.py",
-)
+#: What the browser's wheel starts from: the local table, and the two games' packages whole (their
+#: bots are imported by name from bistrot.bots.REGISTRY). Every bistrot module these import is
+#: added, followed import by import, so a new module of the engines comes along by itself.
+WHEEL_ROOTS = ("__init__.py", "py.typed", "local.py", "bots.py", "wire.py")
 WHEEL_PACKAGES = ("omi", "oti")
 WHEEL_DATA_SUFFIXES = (".py", ".json", ".typed")
+#: Never in the browser: they need the server's or the terminal's third-party packages.
+WHEEL_NEVER = ("server", "cli", "arena", "web", "__main__")
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -266,13 +268,45 @@ class PyodideFetcher:
 # ---------------------------------------------------------------------- the bistrot wheel
 
 
+def _imported_bistrot_modules(source: Path) -> set[str]:
+    """The ``bistrot.x`` modules a file imports (``bistrot.omi.game`` gives ``omi``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "bistrot" and len(parts) > 1:
+                found.add(parts[1])
+    return found
+
+
 def _wheel_sources(package: Path) -> list[tuple[str, Path]]:
-    files = [(f"bistrot/{name}", package / name) for name in WHEEL_MODULES if (package / name).is_file()]
-    for sub in WHEEL_PACKAGES:
-        for path in sorted((package / sub).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix in WHEEL_DATA_SUFFIXES:
-                files.append((f"bistrot/{path.relative_to(package).as_posix()}", path))
-    return sorted(files)
+    """(name in the wheel, file) of everything the browser needs, found by following imports."""
+    chosen: dict[str, Path] = {}
+    todo = [package / name for name in WHEEL_ROOTS]
+    todo += [p for sub in WHEEL_PACKAGES for p in sorted((package / sub).rglob("*"))]
+    while todo:
+        path = todo.pop()
+        if not path.is_file() or "__pycache__" in path.parts or path.suffix not in WHEEL_DATA_SUFFIXES:
+            continue
+        name = f"bistrot/{path.relative_to(package).as_posix()}"
+        if name in chosen:
+            continue
+        chosen[name] = path
+        if path.suffix != ".py":
+            continue
+        for top in _imported_bistrot_modules(path):
+            if top in WHEEL_NEVER:
+                raise RuntimeError(f"{name} imports bistrot.{top}, which cannot run in the browser")
+            if (package / top).is_dir():
+                todo += sorted((package / top).rglob("*"))
+            elif (package / f"{top}.py").is_file():  # else a name of bistrot/__init__.py
+                todo.append(package / f"{top}.py")
+    return sorted(chosen.items())
 
 
 def _record_line(name: str, data: bytes) -> str:
