@@ -14,7 +14,9 @@ from playwright.sync_api import sync_playwright
 from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an asyncio loop running in the main
+# thread while it is open, and the tests after this package call asyncio.run().
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("room") / "room.db")
     srv.start()
@@ -24,7 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     missing = missing_browser()
     if missing:
