@@ -20,6 +20,7 @@ from bistrot.server.offline import STATIC_DIR
 
 from .browser_kit import Server, go, shot
 from .omi_driver import play_until_over, snapshot, wait_for_turn
+from .oti_driver import CORNER, READY_JS, STATE_JS
 
 FETCH_WAIT_S = 600.0
 GONE_JS = "card => !document.querySelector(`.hand button[data-card='${card}']`)"
@@ -116,31 +117,13 @@ def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offlin
     assert page.locator("[data-testid=mode-friends]").is_enabled()
 
 
-OTI_STATE_JS = """() => {
-  const q = (s) => [...document.querySelectorAll(s)];
-  const enabled = (s) => q(s).filter(b => !b.disabled);
-  return {
-    over: !!document.querySelector('.over-overlay'),
-    pass: !!document.querySelector('[data-testid=pass-screen]'),
-    playable: enabled('.oti-me button[data-card]').map(b => b.dataset.card),
-    actions: enabled('.oti-me [data-action]').map(b => b.dataset.action),
-    otherFaces: q('.oti-seat .card.face').length,
-    otherPublic: q('.oti-seat .table-cards .card.face, .oti-seat .known .card.face').length,
-  };
-}"""
-OTI_READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-screen]')
-  || document.querySelector('.oti-me button[data-card]:not([disabled])')
-  || document.querySelector('.oti-me [data-action]:not([disabled])')"""
-CORNER = {"x": 6, "y": 24}
-
-
 def play_oti_hot_seat(page, limit_s: float = 240) -> set[str]:
     """Both people play the first thing they may each turn; the pass screen goes between them."""
     seen: set[str] = set()
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
-        page.wait_for_function(OTI_READY_JS, timeout=30000)
-        s = page.evaluate(OTI_STATE_JS)
+        page.wait_for_function(READY_JS, timeout=30000)
+        s = page.evaluate(STATE_JS)
         if s["over"]:
             return seen
         if s["pass"]:

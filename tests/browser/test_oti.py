@@ -5,24 +5,7 @@ from __future__ import annotations
 import time
 
 from .browser_kit import go, keep_for_readme, shot
-
-STATE_JS = """() => {
-  const q = (s) => [...document.querySelectorAll(s)];
-  const enabled = (s) => q(s).filter(b => !b.disabled);
-  return {
-    over: !!document.querySelector('.over-overlay'),
-    hand: q('.oti-me .hand button[data-card]').map(b => b.dataset.card),
-    up: q('.oti-me .table-cards button[data-card]').map(b => b.dataset.card),
-    playable: enabled('.oti-me button[data-card]').map(b => b.dataset.card),
-    actions: enabled('.oti-me [data-action]').map(b => b.dataset.action),
-    otherFaces: q('.oti-seat .card.face').length,
-    otherPublic: q('.oti-seat .table-cards .card.face, .oti-seat .known .card.face').length,
-  };
-}"""
-READY_JS = """() => document.querySelector('.over-overlay')
-  || document.querySelector('.oti-me button[data-card]:not([disabled])')
-  || document.querySelector('.oti-me [data-action]:not([disabled])')"""
-CORNER = {"x": 6, "y": 24}
+from .oti_driver import CORNER, READY_JS, STATE_JS
 
 
 def state(page) -> dict:
