@@ -22,6 +22,8 @@ DIRECTIONS = ("counterclockwise", "clockwise")
 DEAL_ROTATIONS = ("with_play", "against_play")
 KAPOTHI_RULES = ("three_tokens", "wins_match", "announced")
 HAND_SIZE = 8
+#: The deck by number of players: 7 to ace with 4, 9 to ace with 3.
+_DECKS = {4: deck_mask(range(7, 15)), 3: deck_mask(range(9, 15))}
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class OmiRules(Ruleset):
     @property
     def deck(self) -> int:
         """The deck as a card set."""
-        return deck_mask(self.ranks)
+        return _DECKS[self.players]
 
     @property
     def deck_size(self) -> int:
