@@ -159,6 +159,8 @@ class HardOmiBot:
         model: bool = True,
         mismatch: float = 0.1,
         pool: int = 16,
+        min_samples: int = MIN_SAMPLES,
+        model_partner: bool = True,
         solver: Solver | None = None,
         **options: Any,
     ) -> None:
@@ -171,6 +173,8 @@ class HardOmiBot:
         self.model = bool(model)
         self.mismatch = float(mismatch)
         self.pool = int(pool)
+        self.min_samples = int(min_samples)
+        self.model_partner = bool(model_partner)
         self.solver = solver or _default_solver()
         self.last_samples = 0
 
@@ -205,7 +209,8 @@ class HardOmiBot:
         from bistrot.omi.dd import Position
 
         sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
-                              model=self.model, mismatch=self.mismatch, pool=self.pool)
+                              model=self.model, mismatch=self.mismatch, pool=self.pool,
+                              model_partner=self.model_partner)
         me = know.side_of(know.seat)
         won = know.tricks_won[me]
         announced = view.get("kapothi_announced")
@@ -241,7 +246,7 @@ class HardOmiBot:
             if self.samples is None:
                 if time.perf_counter() - start >= self.budget:
                     break
-                if n >= MIN_SAMPLES and n % CHECK_EVERY == 0 and _settled(values):
+                if n >= self.min_samples and n % CHECK_EVERY == 0 and _settled(values):
                     break
         self.last_samples = n
         trump = know.trump

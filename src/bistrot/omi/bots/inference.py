@@ -74,7 +74,8 @@ class DealSampler:
     """Uniform layouts of the unseen cards given the counts and voids in ``know``."""
 
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
-                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3) -> None:
+                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3,
+                 model_partner: bool = True) -> None:
         self.know = know
         self.others = [s for s in range(know.players) if s != know.seat]
         self.suit_cards = [list(bits(know.unseen & SUIT_MASKS[s])) for s in range(4)]
@@ -103,7 +104,8 @@ class DealSampler:
         if model:
             from bistrot.omi.bots.policy_evidence import PlayModel
 
-            self.model = PlayModel(know, mismatch=mismatch) if know.history else None
+            self.model = (PlayModel(know, mismatch=mismatch, partner=model_partner)
+                          if know.history else None)
 
     def count(self) -> int:
         """The number of layouts consistent with the observations (before the evidence)."""

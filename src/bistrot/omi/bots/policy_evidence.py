@@ -43,10 +43,14 @@ def _medium_policy() -> Policy:
 class PlayModel:
     """The others' past plays of this hand, ready to be checked against layouts."""
 
-    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH) -> None:
+    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH,
+                 partner: bool = True) -> None:
         self.policy = policy or _medium_policy()
         self.mismatch = mismatch
         self.records: list[tuple[int, Knowledge, int, int, int]] = []
+        # The model's choice depends only on the record and the hand held then, and the same
+        # hands come back across layouts: remember each choice.
+        self._choices: dict[tuple[int, int], int] = {}
         history = know.history
         trump = know.trump
         if trump is None:
@@ -55,7 +59,7 @@ class PlayModel:
         done: list[dict[str, Any]] = []
         for k, trick in enumerate(history):
             for i, (seat, card) in enumerate(trick):
-                if seat == know.seat:
+                if seat == know.seat or (not partner and know.is_friend(seat)):
                     continue
                 view = {
                     "seat": seat, "rules": know.rules.to_dict(), "trump": SUIT_LETTERS[trump],
@@ -79,14 +83,18 @@ class PlayModel:
     def weight(self, hands: Sequence[int]) -> float:
         """The relative likelihood of the others' plays if they hold ``hands`` now."""
         weight = 1.0
-        for seat, snapshot, later, card, led in self.records:
+        choices = self._choices
+        for index, (seat, snapshot, later, card, led) in enumerate(self.records):
             held = hands[seat] | later
             legal = held
             if led >= 0 and held & SUIT_MASKS[led]:
                 legal = held & SUIT_MASKS[led]
             if legal & (legal - 1) == 0:
                 continue  # no choice: nothing to learn
-            snapshot.hand = held
-            if self.policy(snapshot, legal) != card:
+            choice = choices.get((index, held))
+            if choice is None:
+                snapshot.hand = held
+                choice = choices[(index, held)] = self.policy(snapshot, legal)
+            if choice != card:
                 weight *= self.mismatch
         return weight
