@@ -178,3 +178,40 @@ def test_samples_read_through_the_model_are_closer_to_the_truth() -> None:
                 others = (s for s in range(4) if s != know.seat)
                 right[model] += sum((hands[s] & game.hands[s]).bit_count() for s in others)
     assert right[True] > 1.05 * right[False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(weights=st.lists(st.floats(0, 10), min_size=1, max_size=40), k=st.integers(1, 12),
+       seed=st.integers(0, 2**32))
+def test_systematic_resampling_draws_each_candidate_in_proportion_to_its_weight(
+        weights: list[float], k: int, seed: int) -> None:
+    from bistrot.omi.bots.inference import _systematic
+
+    pool = [[i] for i in range(len(weights))]
+    chosen = _systematic(random.Random(seed), pool, weights, k)
+    assert len(chosen) == k
+    total = sum(weights)
+    counts = Counter(c[0] for c in chosen)
+    for i, weight in enumerate(weights):
+        if total > 0:
+            share = k * weight / total
+            # Rounded up or down (the float tolerance covers sums that round at the edges).
+            assert share - 1 - 1e-9 <= counts[i] <= share + 1 + 1e-9
+            if weight == 0:
+                assert counts[i] == 0
+
+
+def test_a_batch_of_samples_respects_the_counts_and_draws_from_one_pool() -> None:
+    game = OmiGame.new(OmiRules(), 8)
+    advance(game, 13)
+    know = Knowledge.from_view(game.view(game.to_move))
+    sampler = DealSampler(know, evidence=True, play_evidence=True, model=True, pool=16)
+    layouts = sampler.sample_many(random.Random(2), 6)
+    assert len(layouts) == 6
+    for hands in layouts:
+        assert hands[know.seat] == know.hand
+        assert [h.bit_count() for h in hands] == [game.hands[s].bit_count() for s in range(4)]
+        union = 0
+        for h in hands:
+            union |= h
+        assert union == know.unseen | know.hand

@@ -6,10 +6,11 @@ each suit in each hand is drawn by dynamic programming over the suits (each spli
 number of deals that realise it), then the cards of each suit are shuffled into those places.
 
 The trump choice is evidence too: a chooser who named hearts probably held hearts among their
-first four cards.  With ``evidence=True`` each sample is drawn from a pool of candidates by
-importance resampling, weighting a candidate by the probability that the chooser would name the
-trump they named (:func:`~.trump_table.choice_probabilities`) from four of their eight original
-cards picked at random as the first batch.
+first four cards.  With ``evidence=True`` samples are drawn from a pool of uniform candidates
+(``pool`` per sample, one pool for a batch of samples) by importance resampling, weighting a
+candidate by the probability that the chooser would name the trump they named
+(:func:`~.trump_table.choice_probabilities`) from four of their eight original cards picked at
+random as the first batch.
 
 So is the play (``play_evidence=True``): a player who, with an opponent winning the trick,
 discarded instead of trumping probably held no trump that would have won; a player who, third
@@ -74,8 +75,7 @@ class DealSampler:
     """Uniform layouts of the unseen cards given the counts and voids in ``know``."""
 
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
-                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3,
-                 model_partner: bool = True) -> None:
+                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3) -> None:
         self.know = know
         self.others = [s for s in range(know.players) if s != know.seat]
         self.suit_cards = [list(bits(know.unseen & SUIT_MASKS[s])) for s in range(4)]
@@ -104,8 +104,7 @@ class DealSampler:
         if model:
             from bistrot.omi.bots.policy_evidence import PlayModel
 
-            self.model = (PlayModel(know, mismatch=mismatch, partner=model_partner)
-                          if know.history else None)
+            self.model = PlayModel(know, mismatch=mismatch) if know.history else None
 
     def count(self) -> int:
         """The number of layouts consistent with the observations (before the evidence)."""
@@ -181,28 +180,67 @@ class DealSampler:
         return weight
 
     def _trump_weight(self, hands: list[int], rng: random.Random) -> float:
-        from bistrot.omi.bots.trump_table import choice_probabilities
-
         know = self.know
         chooser = know.chooser
         original = list(bits(hands[self._chooser_index] | know.played_by[chooser]))
         first = rng.sample(original, FIRST_BATCH)
         assert know.trump is not None
-        return choice_probabilities(first)[know.trump]
+        return _choice_probabilities(tuple(sorted(first)))[know.trump]
 
     def sample(self, rng: random.Random) -> list[int]:
         """One layout: the hand (card set) of every seat, this seat's own included."""
+        return self.sample_many(rng, 1)[0]
+
+    def sample_many(self, rng: random.Random, k: int) -> list[list[int]]:
+        """``k`` layouts, drawn by importance resampling from one pool of ``k * pool`` candidates.
+
+        One shared pool approximates the posterior better than ``k`` pools of ``pool`` each, for
+        the same number of weights computed (the weights, not the solver, are the cost).
+        """
         if not self.evidence and not self.events and not self.lead_lengths and self.model is None:
-            chosen = self._uniform(rng)
+            chosen = [self._uniform(rng) for _ in range(k)]
         else:
-            pool = [self._uniform(rng) for _ in range(self.pool)]
+            pool = [self._uniform(rng) for _ in range(k * self.pool)]
             weights = [self._weight(h, rng) for h in pool]
-            chosen = rng.choices(pool, weights=weights)[0]
-        hands = [0] * self.know.players
-        hands[self.know.seat] = self.know.hand
-        for i, seat in enumerate(self.others):
-            hands[seat] = chosen[i]
-        return hands
+            chosen = _systematic(rng, pool, weights, k)
+        layouts = []
+        for others in chosen:
+            hands = [0] * self.know.players
+            hands[self.know.seat] = self.know.hand
+            for i, seat in enumerate(self.others):
+                hands[seat] = others[i]
+            layouts.append(hands)
+        return layouts
+
+
+def _systematic(rng: random.Random, pool: list[list[int]], weights: list[float], k: int) -> list[list[int]]:
+    """``k`` of ``pool`` by systematic resampling: each drawn in proportion to its weight, with
+    less spread than ``k`` independent draws (a candidate of weight share w comes ``k * w``
+    times, rounded up or down)."""
+    total = sum(weights)
+    if total <= 0:
+        return [rng.choice(pool) for _ in range(k)]
+    step = total / k
+    point = rng.random() * step
+    chosen: list[list[int]] = []
+    cumulative = 0.0
+    for candidate, weight in zip(pool, weights, strict=True):
+        cumulative += weight
+        while point < cumulative and len(chosen) < k:
+            chosen.append(candidate)
+            point += step
+    while len(chosen) < k:  # rounding at the very end
+        chosen.append(pool[-1])
+    rng.shuffle(chosen)
+    return chosen
+
+
+@cache
+def _choice_probabilities(first: tuple[int, ...]) -> list[float]:
+    """:func:`~.trump_table.choice_probabilities`, remembered: the same first batches come back."""
+    from bistrot.omi.bots.trump_table import choice_probabilities
+
+    return choice_probabilities(first)
 
 
 def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, float]]:
