@@ -12,11 +12,12 @@ It plays the card of best mean value, ties going to the card that takes more tri
 card that is not a trump, then to the lowest.  This is perfect-information Monte Carlo (PIMC),
 as in the best Skat and bridge programs.
 
-The search is *anytime*: it stops at the ``budget`` (seconds, default 0.5), at ``max_samples``,
-or as soon as the best card is clearly ahead of every other (each paired difference more than two
-standard errors, or no difference at all).  ``samples=N`` instead solves exactly N layouts with no
-clock, so that seeded play is reproducible; each decision's random source is derived from the
-seed and the view alone.
+The search is *anytime*: it stops at the ``budget`` (seconds, default 0.5), at ``max_samples``
+(400), or, once it has ``min_samples`` (100), as soon as the best card is clearly ahead of every
+other (each paired difference more than two standard errors, or no difference at all).  Layouts
+are drawn four at a time from one shared pool of candidates.  ``samples=N`` instead solves
+exactly N layouts with no clock, so that seeded play is reproducible; each decision's random
+source is derived from the seed and the view alone.
 
 Trump: the table of :mod:`.trump_table` (four players).  Announced kapothi: announced when the
 sampled chance of taking the last two tricks makes it worth more than the plain win.
@@ -54,8 +55,8 @@ from bistrot.omi.rules import HAND_SIZE
 Solver = Callable[[Any], Mapping[int, int]]
 
 DEFAULT_BUDGET = 0.5
-MIN_SAMPLES = 20
-MAX_SAMPLES = 200
+MIN_SAMPLES = 100
+MAX_SAMPLES = 400
 CHECK_EVERY = 4
 
 
@@ -138,7 +139,8 @@ class HardOmiBot:
     """PIMC with a double-dummy solver: see the module docstring.
 
     Options: ``budget`` (seconds per decision, default 0.5), ``samples`` (a fixed number of
-    layouts and no clock, for reproducible play), ``max_samples``, ``evidence`` (use the trump
+    layouts and no clock, for reproducible play), ``max_samples`` (400), ``min_samples`` (100,
+    the layouts solved before the search may stop early), ``evidence`` (use the trump
     choice as evidence, default on), ``play_evidence`` (read wins passed up as evidence, default
     on), ``model`` (read the others' plays through the medium player's rules, default on),
     ``mismatch`` (the model's likelihood of a play it would not make, 0.1), ``pool`` (uniform
@@ -160,7 +162,6 @@ class HardOmiBot:
         mismatch: float = 0.1,
         pool: int = 16,
         min_samples: int = MIN_SAMPLES,
-        model_partner: bool = True,
         solver: Solver | None = None,
         **options: Any,
     ) -> None:
@@ -174,7 +175,6 @@ class HardOmiBot:
         self.mismatch = float(mismatch)
         self.pool = int(pool)
         self.min_samples = int(min_samples)
-        self.model_partner = bool(model_partner)
         self.solver = solver or _default_solver()
         self.last_samples = 0
 
@@ -209,8 +209,7 @@ class HardOmiBot:
         from bistrot.omi.dd import Position
 
         sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
-                              model=self.model, mismatch=self.mismatch, pool=self.pool,
-                              model_partner=self.model_partner)
+                              model=self.model, mismatch=self.mismatch, pool=self.pool)
         me = know.side_of(know.seat)
         won = know.tricks_won[me]
         announced = view.get("kapothi_announced")
@@ -231,8 +230,11 @@ class HardOmiBot:
             return value_of[key]
 
         n = 0
+        batch: list[list[int]] = []
         while n < target:
-            hands = sampler.sample(rng)
+            if not batch:
+                batch = sampler.sample_many(rng, min(CHECK_EVERY, target - n))
+            hands = batch.pop()
             pos = Position(hands=tuple(hands), trump=know.trump, trick=trick, to_move=know.seat,
                            players=know.players)
             solved = self.solver(pos)

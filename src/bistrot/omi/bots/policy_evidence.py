@@ -43,8 +43,7 @@ def _medium_policy() -> Policy:
 class PlayModel:
     """The others' past plays of this hand, ready to be checked against layouts."""
 
-    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH,
-                 partner: bool = True) -> None:
+    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH) -> None:
         self.policy = policy or _medium_policy()
         self.mismatch = mismatch
         self.records: list[tuple[int, Knowledge, int, int, int]] = []
@@ -59,7 +58,7 @@ class PlayModel:
         done: list[dict[str, Any]] = []
         for k, trick in enumerate(history):
             for i, (seat, card) in enumerate(trick):
-                if seat == know.seat or (not partner and know.is_friend(seat)):
+                if seat == know.seat:
                     continue
                 view = {
                     "seat": seat, "rules": know.rules.to_dict(), "trump": SUIT_LETTERS[trump],
