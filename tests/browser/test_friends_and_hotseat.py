@@ -110,3 +110,16 @@ def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):
     assert handovers[:2] == ["Ama", "Kasun"]
     assert seen["Ama"] and seen["Kasun"] and not seen["Ama"] & seen["Kasun"]
     assert snapshot(page)["faces"] >= 1
+
+
+def test_the_name_typed_survives_the_home_page_being_redrawn(server, pages):
+    # The home page redraws itself when the network comes or goes or offline play becomes ready
+    # (often just after loading); a name typed before that must still be there and be sent.
+    page = pages.new()
+    page.goto(server.base + "/")
+    page.click("label.segment:has([data-testid=mode-friends])")
+    page.fill("#your-name", "Nimali")
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    assert page.locator("#your-name").input_value() == "Nimali"
+    page.click("[data-action=create]")
+    page.wait_for_selector(".lobby-seats li >> text=Nimali")

@@ -63,6 +63,9 @@ export function homePage(root, nav, topbar) {
     game: saved.game || "omi", mode: saved.mode || "computer", level: saved.level || "medium",
     rules: saved.rules || { omi: {}, oti: {} }, names: saved.names || [], bots: saved.bots || {},
   };
+  // What is typed as "your name" before the form is sent: the form is redrawn when the network
+  // comes or goes or offline play becomes ready, and must not lose it.
+  let typedName = null;
   const remember = () => { try { localStorage.setItem("bistrot.home", JSON.stringify(form)); } catch { /* ignore */ } };
 
   const option = (o) => {
@@ -207,8 +210,8 @@ export function homePage(root, nav, topbar) {
             t(`mode.${mode}`)))),
           modeDetails(),
           form.mode !== "hotseat" && h("div", { class: "field" }, h("label", { for: "your-name" }, t("home.your_name")),
-            h("input", { type: "text", id: "your-name", maxlength: "24", value: playerName(), autocomplete: "nickname",
-              placeholder: t("home.name_placeholder") }))),
+            h("input", { type: "text", id: "your-name", maxlength: "24", value: typedName ?? playerName(), autocomplete: "nickname",
+              placeholder: t("home.name_placeholder"), oninput: (e) => { typedName = e.target.value; } }))),
         h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
           h("summary", {}, t("home.rules_options")),
           h("div", { class: "options" }, OPTIONS[form.game].map(option))),
