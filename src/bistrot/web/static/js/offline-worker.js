@@ -12,8 +12,7 @@
 // reveals every hand, so only this worker reads it), store "saved" a summary without cards or
 // seed for the home page's list.
 
-const DB_NAME = "bistrot";
-const DB_VERSION = 1;
+import { openDeviceDb } from "./devicedb.js";
 
 let room = null;              // the Python JsonRoom
 let booting = null;           // the promise of Pyodide + bistrot being ready
@@ -24,22 +23,8 @@ const delays = new Map();     // table id -> the pause before a computer move (m
 
 // ---------------------------------------------------------------------------- IndexedDB
 
-let dbPromise = null;
-function db() {
-  if (!dbPromise) {
-    dbPromise = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, DB_VERSION);
-      request.onupgradeneeded = () => {
-        const d = request.result;
-        if (!d.objectStoreNames.contains("games")) d.createObjectStore("games", { keyPath: "id" });
-        if (!d.objectStoreNames.contains("saved")) d.createObjectStore("saved", { keyPath: "id" });
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  }
-  return dbPromise;
-}
+let dbPromise = null;  // one connection for the worker's life
+const db = () => (dbPromise ??= openDeviceDb());
 
 async function storeRecords(items) {
   if (!items.length) return;

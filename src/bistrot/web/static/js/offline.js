@@ -6,6 +6,7 @@
 //    and reached through workerTransport (js/worker-transport.js), which speaks the server's
 //    protocol, so the table page has one code path for both;
 //  - saved games: the worker keeps them in IndexedDB; the home page lists their summaries.
+import { openDeviceDb } from "./devicedb.js";
 import { saveTable } from "./store.js";
 
 const LOCAL_PREFIX = "local-";
@@ -175,23 +176,10 @@ export function openLocalConnection({ table, seat, since, onMessage }) {
 
 // ---------------------------------------------------------------------------- saved games
 
-function openDb() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open("bistrot", 1);
-    request.onupgradeneeded = () => {
-      const d = request.result;
-      if (!d.objectStoreNames.contains("games")) d.createObjectStore("games", { keyPath: "id" });
-      if (!d.objectStoreNames.contains("saved")) d.createObjectStore("saved", { keyPath: "id" });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 /** Summaries of the games of this device (no card, no seed), the latest first. */
 export async function savedGames() {
   try {
-    const d = await openDb();
+    const d = await openDeviceDb();
     const all = await new Promise((resolve, reject) => {
       const request = d.transaction("saved").objectStore("saved").getAll();
       request.onsuccess = () => resolve(request.result || []);
@@ -211,7 +199,7 @@ export async function savedGame(id) {
 
 /** Forget a saved game of this device. */
 export async function forgetGame(id) {
-  const d = await openDb();
+  const d = await openDeviceDb();
   await new Promise((resolve, reject) => {
     const tx = d.transaction(["games", "saved"], "readwrite");
     tx.objectStore("games").delete(id);
