@@ -22,6 +22,9 @@ READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-scr
   || document.querySelector('.hand button[data-card]:not([disabled])')"""
 
 
+HAND_JS = "() => [...document.querySelectorAll('.hand button[data-card]')].map(b => b.dataset.card).join(' ')"
+
+
 def snapshot(page) -> dict:
     return page.evaluate(SNAPSHOT_JS)
 
@@ -29,6 +32,33 @@ def snapshot(page) -> dict:
 def wait_for_turn(page, timeout_s: float = 30) -> dict:
     page.wait_for_function(READY_JS, timeout=timeout_s * 1000)
     return snapshot(page)
+
+
+def hand_shown(page) -> str:
+    """The cards of the hand on the page, in order, as one string."""
+    return page.evaluate(HAND_JS)
+
+
+def wait_until_played(page, before: str) -> None:
+    """Wait until the hand on the page is no longer ``before`` (taken before a card was played).
+
+    Not "until the card has left the hand": after the last card of a hand the next hand is
+    dealt, and it may hold the very same card again.
+    """
+    page.wait_for_function(f"before => ({HAND_JS})() !== before", arg=before)
+
+
+def play_card(page, card: str, *, tap: bool = False) -> None:
+    """Click (or tap) ``card`` in the hand and wait until the page shows it played."""
+    before = hand_shown(page)
+    selector = f'.hand button[data-card="{card}"]'
+    if tap:
+        page.tap(selector)
+    else:
+        page.click(selector)
+    wait_until_played(page, before)
+    now = hand_shown(page).split()
+    assert card not in now or len(now) > len(before.split()), f"{card} was not played: {before} -> {now}"
 
 
 def check_follow_suit(snap: dict) -> None:
@@ -66,8 +96,6 @@ def play_until_over(page, *, on_turn=None, limit_s: float = 240) -> int:
             continue
         check_follow_suit(snap)
         card = next(c["card"] for c in snap["hand"] if c["enabled"])
-        page.click(f'.hand button[data-card="{card}"]')
+        play_card(page, card)
         played += 1
-        page.wait_for_function(
-            "card => !document.querySelector(`.hand button[data-card='${card}']`)", arg=card)
     raise AssertionError("the match did not end in time")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .browser_kit import shot
-from .omi_driver import snapshot, wait_for_turn
+from .omi_driver import play_card, snapshot, wait_for_turn
 
 
 def hand_of(page) -> set[str]:
@@ -105,8 +105,7 @@ def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):
             page.click(f'button[data-suit="{snap["suits"][0]}"]')
             continue
         card = next(c["card"] for c in snap["hand"] if c["enabled"])
-        page.click(f'.hand button[data-card="{card}"]')
-        page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=card)
+        play_card(page, card)
     assert handovers[:2] == ["Ama", "Kasun"]
     assert seen["Ama"] and seen["Kasun"] and not seen["Ama"] & seen["Kasun"]
     assert snapshot(page)["faces"] >= 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .browser_kit import go, shot
-from .omi_driver import wait_for_turn
+from .omi_driver import play_card, wait_for_turn
 
 
 def test_the_language_follows_the_browser_and_can_be_switched(server, pages):
@@ -58,8 +58,7 @@ def test_a_phone_sized_table(server, pages):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     card = next(c["card"] for c in snap["hand"] if c["enabled"]) if not snap["over"] else None
     if card:
-        page.tap(f'.hand button[data-card="{card}"]')
-        page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=card)
+        play_card(page, card, tap=True)
     shot(page, "phone-omi-table")
 
     go(page, "/play/oti?level=easy&players=4")

@@ -19,11 +19,10 @@ import pytest
 from bistrot.server.offline import STATIC_DIR
 
 from .browser_kit import Server, go, shot
-from .omi_driver import play_until_over, snapshot, wait_for_turn
+from .omi_driver import play_card, play_until_over, snapshot, wait_for_turn
 from .oti_driver import CORNER, READY_JS, STATE_JS
 
 FETCH_WAIT_S = 600.0
-GONE_JS = "card => !document.querySelector(`.hand button[data-card='${card}']`)"
 
 
 @pytest.fixture(scope="module")
@@ -165,8 +164,7 @@ def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_re
     for _ in range(2):  # two cards of the first hand, then the page is closed
         snap = wait_for_turn(page)
         card = next(c["card"] for c in snap["hand"] if c["enabled"])
-        page.click(f'.hand button[data-card="{card}"]')
-        page.wait_for_function(GONE_JS, arg=card)
+        play_card(page, card)
     table = page.url.split("/t/")[1]
     wait_for_turn(page)
     before = snapshot(page)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .browser_kit import go, keep_for_readme, shot
-from .omi_driver import play_until_over, snapshot, wait_for_turn
+from .omi_driver import hand_shown, play_until_over, snapshot, wait_for_turn, wait_until_played
 
 
 def test_a_whole_omi_match_against_the_computer(server, pages):
@@ -30,8 +30,10 @@ def test_a_whole_omi_match_against_the_computer(server, pages):
             page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.card")
             assert focused and page.locator(f'.hand button[data-card="{focused}"]').is_enabled()
+            before = hand_shown(page)
             page.keyboard.press("Enter")
-            page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=focused)
+            wait_until_played(page, before)
+            assert focused not in hand_shown(page).split(), "Enter played the focused card"
             return True
         if n == 3 and "table" not in screens and len(snap["trick"]) >= 2:
             page.wait_for_timeout(400)  # let the dealt card settle for the picture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .browser_kit import Server, free_port, go, shot
-from .omi_driver import wait_for_turn
+from .omi_driver import play_card, wait_for_turn
 
 
 @pytest.fixture
@@ -24,8 +24,7 @@ def play_one(page) -> str:
         page.click(f'button[data-suit="{snap["suits"][0]}"]')
         snap = wait_for_turn(page)
     card = next(c["card"] for c in snap["hand"] if c["enabled"])
-    page.click(f'.hand button[data-card="{card}"]')
-    page.wait_for_function("c => !document.querySelector(`.hand [data-card='${c}']`)", arg=card)
+    play_card(page, card)
     return card
 
 
