@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bistrot.cards import deck_mask
-from bistrot.ruleset import Ruleset
+from bistrot.ruleset import Ruleset, option
 
 DIRECTIONS = ("counterclockwise", "clockwise")
 DEAL_ROTATIONS = ("with_play", "against_play")
@@ -32,22 +32,22 @@ class OmiRules(Ruleset):
 
     GAME = "Omi"
 
-    target: int = 10
+    target: int = option(10, "int", choices=(10, 5), min=1, max=99, tag="Target")
     """Tokens that win the match."""
-    direction: str = "counterclockwise"
+    direction: str = option("counterclockwise", "choice", choices=DIRECTIONS, tag="Direction")
     """Which way play order runs on screen; seats are always numbered in play order."""
-    deal_rotation: str = "with_play"
+    deal_rotation: str = option("with_play", "choice", choices=DEAL_ROTATIONS, tag="DealRotation")
     """``with_play``: the deal passes to the next player in play order; ``against_play``."""
-    kapothi: str = "three_tokens"
+    kapothi: str = option("three_tokens", "choice", choices=KAPOTHI_RULES, tag="Kapothi")
     """All 8 tricks: ``three_tokens``, ``wins_match``, or ``announced`` before trick 7."""
-    redeal_few_trumps: bool = False
+    redeal_few_trumps: bool = option(False, "bool", tag="RedealFewTrumps")
     """Redeal (same dealer) when a team holds fewer than 2 trumps (4 players only)."""
-    players: int = 4
+    players: int = option(4, "int", choices=(4, 3), min=3, max=4, tag="Players")
     """4 in two partnerships, or 3 each for themselves with 24 cards."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise ValueError(f"target must be a positive whole number of tokens, not {self.target!r}")
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 99:
+            raise ValueError(f"target must be a positive whole number of tokens up to 99, not {self.target!r}")
         if self.players not in (4, 3) or isinstance(self.players, bool):
             raise ValueError(f"players must be 4 or 3, not {self.players!r}")
         _check_choice("direction", self.direction, DIRECTIONS)

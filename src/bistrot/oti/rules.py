@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bistrot.ruleset import Ruleset
+from bistrot.ruleset import Ruleset, option
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 HAND_SIZE = 3
@@ -28,13 +28,13 @@ class OtiRules(Ruleset):
 
     GAME = "Oti"
 
-    players: int = 4
+    players: int = option(4, "int", choices=(2, 3, 4, 5), min=MIN_PLAYERS, max=MAX_PLAYERS, tag="Players")
     """2 to 5, each for themselves."""
-    ten_plays_again: bool = False
+    ten_plays_again: bool = option(False, "bool", tag="TenPlaysAgain")
     """Whether the player who burns the pile with a 10 plays again (off: the turn passes)."""
-    voluntary_pickup: bool = False
+    voluntary_pickup: bool = option(False, "bool", tag="VoluntaryPickup")
     """Whether a player may pick up the pile even when they could play."""
-    play_to_last: bool = False
+    play_to_last: bool = option(False, "bool", tag="PlayToLast")
     """Play on after the first player is out, to rank everyone."""
 
     def __post_init__(self) -> None:
