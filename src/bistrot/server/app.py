@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -23,8 +23,9 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, redact_uvicorn_logs
-from bistrot.server.offline import add_offline
+from bistrot.server.offline import add_offline, games_json
 from bistrot.server.protocol import (
+    GameList,
     ApiError,
     ChallengeInfo,
     ChallengeLink,
@@ -138,6 +139,12 @@ def _add_api(app: FastAPI, room: Room) -> None:
             "acts": room.act_latency.summary(),
             "store": stats() if stats else None,
         }
+
+    @app.get("/api/games", response_model=GameList, tags=["games"])
+    async def list_games() -> Any:
+        """Every game of this card room: its rules options (type, choices, bounds, default, record
+        tag, label key), computer levels and table modes; the page builds its choices from it."""
+        return Response(games_json(), media_type="application/json")
 
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
     async def open_table(body: CreateTable) -> dict[str, Any]:

@@ -53,6 +53,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 import bistrot
+from bistrot import games
 
 log = logging.getLogger("bistrot.server.offline")
 
@@ -75,11 +76,11 @@ MEDIA_TYPES = {
     ".json": "application/json",
 }
 
-#: What the browser's wheel starts from: the local table, and the two games' packages whole (their
-#: bots are imported by name from bistrot.bots.REGISTRY). Every bistrot module these import is
-#: added, followed import by import, so a new module of the engines comes along by itself.
-WHEEL_ROOTS = ("__init__.py", "py.typed", "local.py", "bots.py", "wire.py")
-WHEEL_PACKAGES = ("omi", "oti")
+#: What the browser's wheel starts from: the local table, the registry, and each registered game's
+#: packages whole (their engines and bots are imported by name from the registry, which no import
+#: follows). Every bistrot module these import is added, followed import by import, so a new module
+#: of the engines comes along by itself.
+WHEEL_ROOTS = ("__init__.py", "py.typed", "local.py", "bots.py", "games.py", "wire.py")
 WHEEL_DATA_SUFFIXES = (".py", ".json", ".typed")
 #: Never in the browser: they need the server's or the terminal's third-party packages.
 WHEEL_NEVER = ("server", "cli", "arena", "web", "__main__")
@@ -288,7 +289,8 @@ def _wheel_sources(package: Path) -> list[tuple[str, Path]]:
     """(name in the wheel, file) of everything the browser needs, found by following imports."""
     chosen: dict[str, Path] = {}
     todo = [package / name for name in WHEEL_ROOTS]
-    todo += [p for sub in WHEEL_PACKAGES for p in sorted((package / sub).rglob("*"))]
+    packages = [sub for entry in games.all_games() for sub in entry.packages]
+    todo += [p for sub in packages for p in sorted((package / sub).rglob("*"))]
     while todo:
         path = todo.pop()
         if not path.is_file() or "__pycache__" in path.parts or path.suffix not in WHEEL_DATA_SUFFIXES:
@@ -407,7 +409,15 @@ class OfflineAssets:
         entries += [(self.pyodide_url + name, folder / name) for name in PYODIDE_FILES]
         entries.append((self.wheel_url(), None))
         entries.append(("/offline/config.json", None))
+        entries.append(("/api/games", None))  # the page builds its choices from it, offline too
         return entries
+
+    def _made_in_memory(self, url: str) -> bytes:
+        if url == self.wheel_url():
+            return self.wheel()[1]
+        if url == "/api/games":
+            return games_json()
+        return self.config()
 
     def precache(self) -> Precache:
         """The precache list and its version (recomputed only when a file's size or time changed)."""
@@ -421,7 +431,7 @@ class OfflineAssets:
         for url, path in entries:
             data_hash = hashlib.sha256()
             if path is None:
-                data = self.wheel()[1] if url == self.wheel_url() else self.config()
+                data = self._made_in_memory(url)
                 data_hash.update(data)
                 size += len(data)
             else:
@@ -467,6 +477,11 @@ class OfflineAssets:
             f"const PRECACHE_BYTES = {pre.bytes};\n"
         )
         return head + (self.static_dir / SW_TEMPLATE).read_text(encoding="utf-8")
+
+
+def games_json() -> bytes:
+    """``GET /api/games``: every registered game, its rules options, levels and modes."""
+    return json.dumps({"games": [entry.describe() for entry in games.all_games()]}).encode()
 
 
 def add_offline(

@@ -33,8 +33,8 @@ from bistrot.wire import (  # noqa: F401 (re-exported)
     reject,
 )
 
-Level = Literal["easy", "medium", "hard"]
-Mode = Literal["computer", "friends", "hotseat"]
+Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for the OpenAPI schema
+Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
 
 
 class ApiError(Exception):
@@ -64,7 +64,7 @@ class _Body(BaseModel):
 class CreateTable(_Body):
     """``POST /api/tables``: see docs/protocol.md."""
 
-    game: Literal["omi", "oti"] = Field(description="which game")
+    game: str = Field(max_length=32, description="which game: a name listed by GET /api/games")
     mode: Mode = Field("computer", description="computer, friends or hotseat")
     rules: dict[str, Any] = Field(default_factory=dict, description="the game's rules options")
     level: Level | None = Field(None, description="computer level of every computer seat (default medium)")
@@ -183,6 +183,37 @@ class Health(BaseModel):
     tables: int
     acts: dict[str, float] | None = None
     store: dict[str, float] | None = None
+
+
+class GameOption(BaseModel):
+    """One rules option of a game."""
+
+    name: str
+    type: Literal["int", "bool", "choice"]
+    default: Any
+    choices: list[Any] = Field(description="every value of a choice option; the values offered first for an int")
+    min: int | None = Field(description="the smallest value of an int option")
+    max: int | None = Field(description="the largest value of an int option")
+    tag: str = Field(description="its tag in game records")
+    label: str = Field(description="the key of its name in the page's translations")
+
+
+class GameInfo(BaseModel):
+    """One game of the card room, from the game registry."""
+
+    name: str
+    title: str
+    label: str
+    options: list[GameOption]
+    levels: list[Level]
+    default_level: Level
+    modes: list[Mode]
+
+
+class GameList(BaseModel):
+    """``GET /api/games``."""
+
+    games: list[GameInfo]
 
 
 class ErrorBody(BaseModel):

@@ -1,0 +1,238 @@
+"""The game registry: one entry per game, and everything that lists games or levels reads it.
+
+An entry names where a game's engine, rules, computer players, arena and terminal table live
+(``"module:attribute"`` texts, imported on first use, so listing games imports no engine), which
+sub-packages the browser's wheel needs, and how a finished game's summary names its winners.
+The server's ``GET /api/games``, the table core, the device's tables, ``bistrot play``,
+``bistrot arena`` and the offline wheel all derive from it; adding a game is a package and one
+:func:`register` call (docs/architecture.md).  The model is python-chess's ``VARIANTS``.
+
+>>> [entry.name for entry in all_games()]
+['omi', 'oti']
+>>> omi = get("omi")
+>>> omi.levels, omi.default_level
+(('easy', 'medium', 'hard'), 'medium')
+>>> rules = omi.rules_from_dict({"target": 5})
+>>> game = omi.game_class().new(rules, 42)
+>>> omi.players(rules), game.to_move
+(4, 0)
+>>> omi.winners(rules, {"winner": 1, "tokens": [3, 5], "hands": 4})
+[1, 3]
+>>> get("chess")
+Traceback (most recent call last):
+...
+ValueError: unknown game 'chess'; the games are omi, oti
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+#: Computer levels, easiest first: the vocabulary every game's ``bots`` draws from.
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+#: How a table may be played: against the computer, with friends by link, on one device.
+MODES: tuple[str, ...] = ("computer", "friends", "hotseat")
+
+Winners = Callable[[Any, Mapping[str, Any]], list[int]]
+"""The seats that won, from the rules and the game's ``summary()``."""
+
+
+def load(path: str) -> Any:
+    """The object a ``"module:attribute"`` text names.
+
+    >>> load("bistrot.games:LEVELS")
+    ('easy', 'medium', 'hard')
+    """
+    module, _, name = path.partition(":")
+    return getattr(import_module(module), name)
+
+
+def winner_is_the_seat(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+    """Winners for a game where each plays for themselves: the seat ``summary["winner"]``."""
+    winner = summary.get("winner")
+    return [] if winner is None else [int(winner)]
+
+
+def winner_is_a_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+    """Winners for a game of sides (``rules.side_of(seat)``): every seat of side ``winner``."""
+    side = summary.get("winner")
+    return [] if side is None else [s for s in range(int(rules.players)) if rules.side_of(s) == side]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the card room; see the module docstring."""
+
+    name: str
+    """The game's id in URLs, records, the protocol and the command line (``omi``)."""
+    title: str
+    """Its name for people (``Omi``); the page translates ``game.<name>``."""
+    engine: str
+    """``"module:Class"`` of the game (a :class:`bistrot.engine.Game`)."""
+    rules: str
+    """``"module:Class"`` of its rules (a :class:`bistrot.ruleset.Ruleset` dataclass)."""
+    bots: Mapping[str, str]
+    """Computer players by level (a subset of :data:`LEVELS`): ``"module:Class"``."""
+    winners: Winners = winner_is_the_seat
+    default_level: str = "medium"
+    """The level of computer seats nobody chose, and of players away too long."""
+    arena: str | None = None
+    """A module whose ``register(subparsers, entry)`` adds ``bistrot arena <name>``."""
+    terminal: str | None = None
+    """``"module:function"`` playing it in the terminal: ``function(rules, seed=, level=)``."""
+    terminal_options: tuple[str, ...] = ()
+    """Rules options that ``bistrot play <name>`` offers as flags of their own."""
+    terminal_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """Rules the terminal starts from when no flag says otherwise (e.g. fewer players)."""
+    packages: tuple[str, ...] = ()
+    """Sub-packages of :mod:`bistrot` the browser's wheel must hold for this game."""
+    browser_bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Options of computer players in the browser, by level (smaller time budgets)."""
+
+    # ------------------------------------------------------------------ what it is made of
+
+    def game_class(self) -> Any:
+        """The engine's game class."""
+        return load(self.engine)
+
+    def rules_class(self) -> Any:
+        """The rules class."""
+        return load(self.rules)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Its computer levels, easiest first."""
+        return tuple(level for level in LEVELS if level in self.bots)
+
+    def level_or_weaker(self, wanted: str) -> str:
+        """``wanted`` if that level exists here, else the strongest weaker one, else the easiest.
+
+        >>> get("oti").level_or_weaker("hard")
+        'hard'
+        """
+        if wanted in self.bots:
+            return wanted
+        rank = LEVELS.index(wanted) if wanted in LEVELS else len(LEVELS)
+        weaker = [level for level in self.levels if LEVELS.index(level) < rank]
+        if not self.levels:
+            raise ValueError(f"there is no computer player for {self.name}")
+        return weaker[-1] if weaker else self.levels[0]
+
+    def bot_class(self, level: str) -> Any:
+        """The class of the ``level`` computer player; ``ValueError`` naming the levels otherwise."""
+        path = self.bots.get(level)
+        if path is None:
+            raise ValueError(
+                f"no {level!r} computer player for {self.name!r}; levels: {', '.join(self.levels) or 'none'}"
+            )
+        return load(path)
+
+    # ------------------------------------------------------------------ rules
+
+    def rules_from_dict(self, options: object) -> Any:
+        """The rules for ``options``; ``ValueError`` with the engine's reason otherwise."""
+        if not isinstance(options, dict):
+            raise ValueError("rules are an object of options")
+        try:
+            return self.rules_class().from_dict(options)
+        except TypeError as err:  # e.g. a wrong keyword slipping past from_dict
+            raise ValueError(str(err)) from None
+
+    @staticmethod
+    def players(rules: Any) -> int:
+        """Seats at the table."""
+        return int(rules.players)
+
+    def describe(self) -> dict[str, Any]:
+        """What ``GET /api/games`` says of this game: options with their schema, levels, modes."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "label": f"game.{self.name}",
+            "options": [o.to_dict() for o in self.rules_class().options()],
+            "levels": list(self.levels),
+            "default_level": self.default_level,
+            "modes": list(MODES),
+        }
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(entry: GameEntry) -> GameEntry:
+    """Add a game (or replace the entry of that name); returns it."""
+    if not entry.name.isidentifier() or not entry.name.islower():
+        raise ValueError(f"a game's name is a lower-case identifier, not {entry.name!r}")
+    unknown = set(entry.bots) - set(LEVELS)
+    if unknown:
+        raise ValueError(f"levels are {', '.join(LEVELS)}, not {', '.join(sorted(unknown))}")
+    _REGISTRY[entry.name] = entry
+    return entry
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register one of their own clean up with this)."""
+    _REGISTRY.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every game's name, in the order registered."""
+    return list(_REGISTRY)
+
+
+def all_games() -> list[GameEntry]:
+    """Every entry, in the order registered."""
+    return list(_REGISTRY.values())
+
+
+def get(name: object) -> GameEntry:
+    """The entry of game ``name``; ``ValueError`` naming the games otherwise."""
+    entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(f"unknown game {name!r}; the games are {', '.join(_REGISTRY)}")
+    return entry
+
+
+register(
+    GameEntry(
+        name="omi",
+        title="Omi",
+        engine="bistrot.omi:OmiGame",
+        rules="bistrot.omi:OmiRules",
+        bots={
+            "easy": "bistrot.omi.bots.easy:EasyOmiBot",
+            "medium": "bistrot.omi.bots.medium:MediumOmiBot",
+            "hard": "bistrot.omi.bots.hard:HardOmiBot",
+        },
+        winners=winner_is_a_side,
+        arena="bistrot.arena.omi",
+        terminal="bistrot.cli.play_omi:play_omi",
+        terminal_options=("target",),
+        packages=("omi",),
+        browser_bot_options={"hard": {"budget": 0.35}},
+    )
+)
+register(
+    GameEntry(
+        name="oti",
+        title="Oti",
+        engine="bistrot.oti:OtiGame",
+        rules="bistrot.oti:OtiRules",
+        bots={
+            "easy": "bistrot.oti.bots.easy:EasyOtiBot",
+            "medium": "bistrot.oti.bots.medium:MediumOtiBot",
+            "hard": "bistrot.oti.bots.hard:HardOtiBot",
+        },
+        winners=winner_is_the_seat,
+        arena="bistrot.arena.oti",
+        terminal="bistrot.cli.play_oti:play_oti",
+        terminal_options=("players",),
+        terminal_defaults={"players": 3},
+        packages=("oti",),
+        browser_bot_options={"hard": {"time_budget": 0.35}},
+    )
+)
