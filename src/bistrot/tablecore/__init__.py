@@ -1,0 +1,1 @@
+"""The table core: a table's whole behaviour, with no I/O (see core.py)."""

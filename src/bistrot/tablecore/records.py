@@ -1,0 +1,103 @@
+"""What a table is made of, as plain values: the table, its seats, its stored actions, its
+challenges.  The table core works on these; every store (SQLite, PostgreSQL) keeps exactly these.
+
+Tokens, invites and watch keys are never stored, only their :func:`secret_hash`.
+
+>>> len(secret_hash("a token")), secret_hash("a") == secret_hash("a") != secret_hash("b")
+(64, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def new_secret() -> str:
+    """A 128-bit unguessable text (table ids, tokens, invites, watch keys)."""
+    return secrets.token_urlsafe(16)
+
+
+def secret_hash(secret: str) -> str:
+    """What is stored instead of a secret: its SHA-256, in hex."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass
+class TableRecord:
+    """One table: its game, how it was opened, and where it stands."""
+
+    id: str
+    game: str
+    mode: str  # computer | friends | hotseat
+    rules: dict[str, Any]
+    seed: int
+    level: str  # computer level for seats filled later
+    bot_delay_ms: int
+    grace_s: float
+    status: str  # waiting | playing | over
+    invite_hash: str | None
+    watch_hash: str
+    created_at: float
+    seq: int = 0
+    rematch: str | None = None
+    rematch_of: str | None = None
+    challenge: str | None = None
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class SeatRecord:
+    """One seat: ``human`` (with the hash of its token), ``computer`` (with a level) or ``open``."""
+
+    seat: int
+    kind: str
+    level: str | None = None
+    token_hash: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One stored action: the ``seq``-th of its table."""
+
+    seq: int
+    actor: int
+    action: str
+    by: str  # human | computer
+    client_id: str | None  # the client's message id, JSON-encoded, for safe retries
+    time: float
+
+
+@dataclass
+class ChallengeRecord:
+    """A challenge on the deal of ``table``, played from ``seat``."""
+
+    id: str
+    table: str
+    seat: int
+    computers: list[dict[str, Any]]  # [{"seat": n, "level": ...}] for every other seat
+    created_at: float
+
+
+@dataclass
+class StoredTable:
+    """A table as loaded back: enough to rebuild it exactly."""
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    events: list[EventRecord] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One line of a challenge's results."""
+
+    table: str
+    status: str
+    seq: int
+    result: dict[str, Any] | None
+    name: str | None
+    created_at: float
