@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -125,6 +125,7 @@ challenges = Table(
 )
 
 Write = Callable[[Connection], None]
+T = TypeVar("T")
 _INSERT_EVENTS = (
     "INSERT INTO events (table_id, seq, actor, action, by, client_id, time) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
@@ -324,7 +325,8 @@ class SQLiteStorage:
 
         def write(conn: Connection) -> None:
             conn.exec_driver_sql(_INSERT_EVENTS, rows)
-            conn.exec_driver_sql(_ADVANCE_TABLE, update_row)
+            if conn.exec_driver_sql(_ADVANCE_TABLE, update_row).rowcount != 1:
+                raise LookupError(f"no table {table_id!r}")  # else its events would be orphans
 
         await self._write(write)
 
@@ -336,9 +338,11 @@ class SQLiteStorage:
                     .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
                     .values(kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name)
                 )
-            conn.execute(
+            moved = conn.execute(
                 update(tables).where(tables.c.id == table_id).values(status=status, updated_at=time.time())
             )
+            if moved.rowcount != 1:
+                raise LookupError(f"no table {table_id!r}")
 
         await self._write(write)
 
@@ -350,17 +354,25 @@ class SQLiteStorage:
             "computers": challenge.computers,
             "created_at": challenge.created_at,
         }
-        await self._write(lambda conn: conn.execute(challenges.insert(), row))
+
+        def write(conn: Connection) -> None:
+            conn.execute(challenges.insert(), row)
+
+        await self._write(write)
 
     # ------------------------------------------------------------------ reads
 
-    async def _read(self, fn: Callable[[Connection], Any]) -> Any:
+    async def _read(self, fn: Callable[[Connection], T]) -> T:
         if self._engine is None:
             raise RuntimeError("the store is not open")
         engine = self._engine
 
-        def run() -> Any:
+        def run() -> T:
             with engine.connect() as conn:
+                # One snapshot for every SELECT of the read: pysqlite opens no transaction for
+                # reads, so without this a table's row and its events could come from different
+                # commits (seq 20 with 25 events).  Closing the connection rolls it back.
+                conn.exec_driver_sql("BEGIN")
                 return fn(conn)
 
         return await asyncio.to_thread(run)
