@@ -57,7 +57,7 @@ def public_api_rate(seconds: float) -> tuple[float, float]:
         while not game.is_over:
             actions = game.legal_actions()
             game.apply(actions[int(rnd() * len(actions))])
-        cards += sum(1 for action in game.actions if action[0] == "p")
+        cards += sum(1 for action in game.actions if action[1][0] == "p")
         matches += 1
         seed += 1
     elapsed = time.perf_counter() - start

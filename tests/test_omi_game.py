@@ -172,7 +172,7 @@ def test_forgiving_spelling_is_stored_in_canonical_form():
     game.apply("  Trump   h ")
     game.apply("PLAY 10h".replace("10h", "ah"))
     game.apply("play 9h")
-    assert game.actions == ["trump H", "play AH", "play 9H"]
+    assert game.actions == [(0, "trump H"), (0, "play AH"), (1, "play 9H")]
 
 
 # ----------------------------------------------------------------- kapothi

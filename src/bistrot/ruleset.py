@@ -14,14 +14,19 @@ Traceback (most recent call last):
 ...
 ValueError: unknown Omi rules option trumps; the options are deal_rotation, direction, kapothi, ...
 >>> [o.name for o in OmiRules.options()][:2]
-['target', 'direction']
+['target', 'players']
 >>> OmiRules.option("redeal_few_trumps").parse("on")
 True
+>>> OmiRules(target=5).to_tags()[:2]
+[('Players', '4'), ('Target', '5')]
+>>> OmiRules.from_tags({"Target": "5", "Players": "3"}).deck_size
+24
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, Self
 
@@ -47,6 +52,8 @@ class Option:
     max: int | None = None
     tag: str = ""
     label: str = ""
+    help: str = ""
+    """What it does, in one line (the command line's help; the page translates ``opt.NAME.help``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form served at ``GET /api/games``."""
@@ -59,6 +66,7 @@ class Option:
             "max": self.max,
             "tag": self.tag,
             "label": self.label,
+            "help": self.help,
         }
 
     def parse(self, text: str) -> Any:
@@ -87,6 +95,24 @@ class Option:
         """The value as written in records and on the command line (booleans on/off)."""
         return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
+    def from_tag(self, text: str) -> Any:
+        """The value of a record tag, written as :meth:`text` writes it (records are strict).
+
+        >>> Option("redeal", "bool", False, tag="Redeal").from_tag("yes")
+        Traceback (most recent call last):
+        ...
+        ValueError: the Redeal tag must be on or off, not 'yes'
+        """
+        if self.type == "bool":
+            if text not in ("on", "off"):
+                raise ValueError(f"the {self.tag} tag must be on or off, not {text!r}")
+            return text == "on"
+        if self.type == "int":
+            if not text.isdigit():
+                raise ValueError(f"the {self.tag} tag must be a whole number, not {text!r}")
+            return int(text)
+        return text
+
 
 def option(
     default: Any,
@@ -96,16 +122,19 @@ def option(
     min: int | None = None,
     max: int | None = None,
     tag: str,
+    help: str = "",
 ) -> Any:
     """A rules dataclass field described by an :class:`Option` (name and default from the field)."""
-    meta = {"option": {"type": type, "choices": choices, "min": min, "max": max, "tag": tag}}
+    meta = {"option": {"type": type, "choices": choices, "min": min, "max": max, "tag": tag, "help": help}}
     return dataclasses.field(default=default, metadata=meta)
 
 
 class Ruleset:
-    """Mixin for a frozen dataclass of rules options; ``GAME`` names the game in messages."""
+    """Mixin for a frozen dataclass of rules options; ``GAME`` names the game in messages and
+    records.  Every game's rules have a ``players`` option: the number of seats."""
 
     GAME: ClassVar[str] = "game"
+    players: int
 
     @classmethod
     def options(cls) -> tuple[Option, ...]:
@@ -143,3 +172,14 @@ class Ruleset:
                 f"the options are {', '.join(sorted(known))}"
             )
         return cls(**options)
+
+    def to_tags(self) -> list[tuple[str, str]]:
+        """The options as record tags ``(tag, text)``: the number of players first (what a
+        reader needs before anything else), then the option order."""
+        ordered = sorted(self.options(), key=lambda o: o.name != "players")
+        return [(o.tag, o.text(getattr(self, o.name))) for o in ordered]
+
+    @classmethod
+    def from_tags(cls, tags: Mapping[str, str]) -> Self:
+        """Rules from record tags (any order, other tags ignored, missing options default)."""
+        return cls(**{o.name: o.from_tag(tags[o.tag]) for o in cls.options() if o.tag in tags})

@@ -2,7 +2,7 @@
 
 Search bots play thousands of imagined hands a decision; they use these functions on positions
 they built themselves (from samples of the unseen cards), never on hidden state.  The rules are
-the engine's: follow suit if able, highest trump wins, otherwise highest card of the suit led.
+the engine's: follow suit if able; the trick goes as :mod:`bistrot.omi.tricks` says.
 
 >>> import random
 >>> from bistrot.cards import CardSet
@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
+from bistrot.omi import tricks
 from bistrot.omi.rules import HAND_SIZE, OmiRules
 from bistrot.omi.scoring import score_hand
 
@@ -28,17 +29,7 @@ _SUIT_OF_LENGTH = (0, *(SUIT_MASKS[i // SUIT_BITS] for i in range(52)))
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> int:
     """The seat winning a trick given as ``(seat, one-card set)`` pairs in play order."""
-    trump_mask = SUIT_MASKS[trump]
-    winner, best = trick[0]
-    best_trumps = best & trump_mask
-    led = _SUIT_OF_LENGTH[best.bit_length()]
-    for seat, card in trick[1:]:
-        if card & trump_mask:
-            if not best_trumps or card > best:
-                winner, best, best_trumps = seat, card, card
-        elif not best_trumps and card & led and card > best:
-            winner, best = seat, card
-    return winner
+    return tricks.trick_winner([(seat, card.bit_length() - 1) for seat, card in trick], trump)[0]
 
 
 def playout(
@@ -55,7 +46,7 @@ def playout(
     """
     sides = 2 if players == 4 else 3
     won = [0] * sides
-    trump_mask = SUIT_MASKS[trump]
+    beats = tricks.BEATS[trump]
     for _ in range(hands[leader].bit_count()):
         seat = leader
         # Lead: a uniformly random card of the hand.
@@ -64,10 +55,11 @@ def playout(
         while pick:
             hand &= hand - 1
             pick -= 1
-        best = hand & -hand
-        hands[seat] ^= best
-        led = _SUIT_OF_LENGTH[best.bit_length()]
-        best_trumps = best & trump_mask
+        lead = hand & -hand
+        hands[seat] ^= lead
+        length = lead.bit_length()
+        led = _SUIT_OF_LENGTH[length]
+        row = beats[length - 1]  # what beats the best card so far
         winner = seat
         for _ in range(players - 1):
             seat = seat + 1 if seat + 1 < players else 0
@@ -79,11 +71,9 @@ def playout(
                 pick -= 1
             card = legal & -legal
             hands[seat] = hand ^ card
-            if card & trump_mask:
-                if not best_trumps or card > best:
-                    winner, best, best_trumps = seat, card, card
-            elif not best_trumps and card & led and card > best:
-                winner, best = seat, card
+            index = card.bit_length() - 1
+            if row[index]:
+                winner, row = seat, beats[index]
         won[winner % 2 if players == 4 else winner] += 1
         leader = winner
     return won

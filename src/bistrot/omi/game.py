@@ -21,7 +21,7 @@ bistrot.errors.IllegalAction: you do not hold 7♠
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from bistrot import dealcode
 from bistrot.cards import (
@@ -36,9 +36,13 @@ from bistrot.cards import (
     bits,
     parse_suit,
 )
+from bistrot.engine import ActionItem, GameBase
 from bistrot.errors import IllegalAction
+from bistrot.omi import record as omi_record
 from bistrot.omi.rules import HAND_SIZE, OmiRules
 from bistrot.omi.scoring import score_hand
+from bistrot.omi.tricks import trick_winner
+from bistrot.omi.view import HandResult, OmiView, Trick
 from bistrot.seeding import SeededRandom, derive
 
 TRUMP, PLAY, OVER = "trump", "play", "over"
@@ -96,7 +100,7 @@ def deal_hands(rules: OmiRules, seed: int, hand_index: int, redeal: int, chooser
     deck = list(bits(rules.deck))
     SeededRandom(derive(seed, "omi", hand_index, redeal)).shuffle(deck)
     n = rules.players
-    dealt = [[] for _ in range(n)]
+    dealt: list[list[int]] = [[] for _ in range(n)]
     for batch in range(2):
         for i in range(n):
             start = batch * FIRST_BATCH * n + i * FIRST_BATCH
@@ -104,8 +108,25 @@ def deal_hands(rules: OmiRules, seed: int, hand_index: int, redeal: int, chooser
     return dealt
 
 
-class OmiGame:
-    """A whole Omi match, from the first deal to the target, determined by rules, seed, actions."""
+class OmiGame(GameBase[OmiRules]):
+    """A whole Omi match, from the first deal to the target, determined by rules, seed, actions.
+
+    The state of the hand in play is public for bots and tools (read it, do not change it):
+    ``hands`` (card sets by seat), ``trick`` (``(seat, card)`` so far), ``trump``,
+    ``completed`` tricks, ``tricks_won`` by side, ``tokens``, ``results`` of past hands.
+    """
+
+    # The hand in play, set by each deal.
+    phase: str
+    dealt: list[list[int]]
+    hands: list[int]
+    first_batch: list[int]
+    trump: int | None
+    trick: list[tuple[int, int]]
+    completed: list[Trick]
+    tricks_won: list[int]
+    announced: int | None
+    _to_move: int | None
 
     def __init__(
         self,
@@ -114,30 +135,28 @@ class OmiGame:
         given_deal: Sequence[Sequence[int]] | None = None,
         first_dealer: int | None = None,
     ) -> None:
-        self.rules = rules
-        self.seed = seed
+        super().__init__(rules, seed)
         self.given_deal = None if given_deal is None else tuple(tuple(h) for h in given_deal)
         n = rules.players
         self.first_dealer = n - 1 if first_dealer is None else first_dealer
         if not 0 <= self.first_dealer < n:
             raise ValueError(f"the dealer is a seat from 0 to {n - 1}, not {first_dealer}")
-        self.actions: list[str] = []
         self.tokens = [0] * rules.sides
         self.carry = 0
-        self.results: list[dict[str, Any]] = []
+        self.results: list[HandResult] = []
         self.winner: int | None = None
         self.hand_index = 0
         self.dealer = self.first_dealer
         self.redeals = 0
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: Trick | None = None
         self._deal()
 
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def new(cls, rules: OmiRules | None = None, seed: int | str | None = None) -> OmiGame:
-        """A new match; ``seed`` is an int, a deal code, or None for a fresh random one."""
-        return cls(rules or OmiRules(), dealcode.seed_from(seed))
+    def rules_class(cls) -> type[OmiRules]:
+        """:class:`OmiRules`."""
+        return OmiRules
 
     @classmethod
     def from_deal(
@@ -146,7 +165,7 @@ class OmiGame:
         hands: Sequence[Sequence[str | int]],
         dealer: int | None = None,
         seed: int | str = 0,
-    ) -> OmiGame:
+    ) -> Self:
         """A match whose first hand is dealt as given (later hands come from ``seed``).
 
         ``hands[seat]`` lists that seat's 8 cards; the first 4 are the first batch, which the
@@ -182,26 +201,23 @@ class OmiGame:
         cls,
         rules: OmiRules,
         seed: int | str,
-        actions: Sequence[str],
+        actions: Sequence[ActionItem],
         given_deal: Sequence[Sequence[int]] | None = None,
         first_dealer: int | None = None,
-    ) -> OmiGame:
-        """Rebuild a match from its rules, seed and actions (for recovery and records)."""
+    ) -> Self:
+        """Rebuild a match from its rules, seed and actions (texts, or ``(seat, text)`` pairs),
+        for recovery and records; the first hand may have been dealt by hand."""
         game = cls(rules, dealcode.seed_from(seed), given_deal, first_dealer)
         game.apply_all(actions)
         return game
 
-    def apply_all(self, actions: Sequence[str]) -> None:
-        """Apply actions in turn; ``ValueError`` names the first that cannot be played."""
-        for number, action in enumerate(actions, 1):
-            try:
-                self.apply(action)
-            except IllegalAction as err:
-                raise ValueError(f"action {number} ({action!r}) cannot be played: {err}") from None
+    def restart(self) -> Self:
+        """The match as it started: same rules, seed and deal, no actions."""
+        return type(self)(self.rules, self.seed, self.given_deal, self.first_dealer)
 
-    def copy(self) -> OmiGame:
+    def copy(self) -> Self:
         """An independent copy, for search."""
-        other = object.__new__(OmiGame)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         for name in ("actions", "tokens", "results", "hands", "first_batch", "dealt", "trick",
                      "tricks_won", "completed"):
@@ -215,6 +231,10 @@ class OmiGame:
         """The seat to act, or None once the match is over."""
         return self._to_move
 
+    def summary(self) -> dict[str, Any]:
+        """The result the card room stores: winning side, tokens, hands played."""
+        return {"winner": self.winner, "tokens": list(self.tokens), "hands": len(self.results)}
+
     @property
     def is_over(self) -> bool:
         """Whether a side has reached the target."""
@@ -226,22 +246,18 @@ class OmiGame:
         return (self.dealer + 1) % self.rules.players
 
     @property
-    def deal_code(self) -> str:
-        """The deal code of this match's seed."""
-        return dealcode.encode(self.seed)
-
-    @property
     def led_suit(self) -> int | None:
         """The suit led to the trick in progress, if any."""
         return self.trick[0][1] // SUIT_BITS if self.trick else None
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """The actions the seat to move may take (``[]`` for any other ``seat``)."""
-        if self.phase == OVER or (seat is not None and seat != self._to_move):
+        to_move = self._to_move
+        if to_move is None or (seat is not None and seat != to_move):
             return []
         if self.phase == TRUMP:
             return list(TRUMP_TEXT)
-        hand = self.hands[self._to_move]
+        hand = self.hands[to_move]
         if self.trick:
             follow = hand & SUIT_MASKS[self.trick[0][1] // SUIT_BITS]
             if follow:
@@ -257,7 +273,7 @@ class OmiGame:
 
     def legal_cards(self) -> int:
         """The cards the seat to move may play, as a card set (0 outside the play phase)."""
-        if self.phase != PLAY:
+        if self.phase != PLAY or self._to_move is None:
             return 0
         hand = self.hands[self._to_move]
         if self.trick:
@@ -272,28 +288,28 @@ class OmiGame:
         Raises :class:`IllegalAction` with the reason, leaving the game unchanged.
         """
         kind, arg = parse_action(action)
-        if self.phase == OVER:
+        to_move = self._to_move
+        if to_move is None:
             raise IllegalAction("game_over", "the match is over")
-        if seat is not None and seat != self._to_move:
-            raise IllegalAction("not_your_turn", f"it is seat {self._to_move}'s turn, not seat {seat}'s")
+        if seat is not None and seat != to_move:
+            raise IllegalAction("not_your_turn", f"it is seat {to_move}'s turn, not seat {seat}'s")
         if kind == _PLAY:
             if self.phase != PLAY:
                 raise IllegalAction("wrong_phase", "the trump suit must be chosen before any card is played")
-            self._play(arg)
-            self.actions.append(PLAY_TEXT[arg])
+            self._play(to_move, arg)
+            self.actions.append((to_move, PLAY_TEXT[arg]))
         elif kind == _CHOOSE:
             if self.phase != TRUMP:
                 raise IllegalAction("wrong_phase", "trump is chosen once, before the first card, and stays")
-            self.actions.append(TRUMP_TEXT[arg])
+            self.actions.append((to_move, TRUMP_TEXT[arg]))
             self._choose_trump(arg)
         else:
             if not self._may_announce():
                 raise IllegalAction("wrong_phase", self._why_no_kapothi())
-            self.announced = self.rules.side_of(self._to_move)
-            self.actions.append(KAPOTHI)
+            self.announced = self.rules.side_of(to_move)
+            self.actions.append((to_move, KAPOTHI))
 
-    def _play(self, card: int) -> None:
-        seat = self._to_move
+    def _play(self, seat: int, card: int) -> None:
         hand = self.hands[seat]
         bit = 1 << card
         if not hand & bit:
@@ -313,18 +329,10 @@ class OmiGame:
             self._end_trick()
 
     def _end_trick(self) -> None:
-        trick, trump = self.trick, self.trump
-        led = trick[0][1] // SUIT_BITS
-        winner, best = trick[0]
-        best_suit = led
-        for seat, card in trick[1:]:
-            suit = card // SUIT_BITS
-            if suit == best_suit and card > best:
-                winner, best = seat, card
-            elif suit == trump and best_suit != trump:
-                winner, best, best_suit = seat, card, suit
+        trick = self.trick
+        winner = trick_winner(trick, self.trump)[0]
         self.tricks_won[self.rules.side_of(winner)] += 1
-        done = {
+        done: Trick = {
             "hand": self.hand_index + 1,
             "leader": trick[0][0],
             "cards": [CARD_NAMES[c] for _, c in trick],
@@ -353,6 +361,7 @@ class OmiGame:
         return (
             self.rules.kapothi == "announced"
             and self.phase == PLAY
+            and self._to_move is not None
             and self.announced is None
             and not self.trick
             and len(self.completed) == HAND_SIZE - 2
@@ -369,6 +378,7 @@ class OmiGame:
     def _end_hand(self) -> None:
         rules = self.rules
         score = score_hand(rules, self.tricks_won, rules.side_of(self.chooser), self.announced, self.carry)
+        assert self.trump is not None  # a hand is played with a trump
         self.results.append({
             "hand": self.hand_index + 1,
             "dealer": self.dealer,
@@ -404,12 +414,12 @@ class OmiGame:
         self.hands = [sum(1 << c for c in cards) for cards in dealt]
         self.first_batch = [sum(1 << c for c in cards[:FIRST_BATCH]) for cards in dealt]
         self.phase = TRUMP
-        self.trump: int | None = None
-        self.trick: list[tuple[int, int]] = []
-        self.completed: list[dict[str, Any]] = []
+        self.trump = None
+        self.trick = []
+        self.completed = []
         self.tricks_won = [0] * self.rules.sides
-        self.announced: int | None = None
-        self._to_move: int | None = self.chooser
+        self.announced = None
+        self._to_move = self.chooser
 
     # ----------------------------------------------------------------- views
 
@@ -419,7 +429,7 @@ class OmiGame:
             return self.hands[seat] & self.first_batch[seat]
         return self.hands[seat]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> OmiView:
         """All that ``seat`` may know, as JSON-ready data; ``None`` gives a spectator's view.
 
         Other seats' cards appear only as counts.  The seed (which would reveal every hand) is
@@ -427,7 +437,7 @@ class OmiGame:
         """
         n = self.rules.players
         counts = [self.visible_hand(s).bit_count() for s in range(n)]
-        view: dict[str, Any] = {
+        view: OmiView = {
             "game": "omi",
             "seat": seat,
             "players": n,
@@ -443,13 +453,13 @@ class OmiGame:
             "hand": [] if seat is None else [str(c) for c in CardSet(self.visible_hand(seat))],
             "hand_counts": counts,
             "trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in self.trick],
-            "tricks": [dict(t) for t in self.completed],
-            "last_trick": self.last_trick and dict(self.last_trick),
+            "tricks": [t.copy() for t in self.completed],
+            "last_trick": self.last_trick and self.last_trick.copy(),
             "tricks_won": list(self.tricks_won),
             "kapothi_announced": self.announced,
             "tokens": list(self.tokens),
             "carry": self.carry,
-            "results": [dict(r) for r in self.results],
+            "results": [r.copy() for r in self.results],
             "is_over": self.is_over,
             "winner": self.winner,
         }
@@ -459,30 +469,24 @@ class OmiGame:
 
     # ----------------------------------------------------------------- records
 
-    def record(self) -> str:
-        """The match as a game record (see :mod:`bistrot.omi.record`)."""
-        from bistrot.omi.record import write_record
+    def _record_tags(self) -> list[tuple[str, str]]:
+        return omi_record.tags(self.rules, self.first_dealer, self.given_deal, self.tokens, self.winner)
 
-        return write_record(self)
+    def _record_body(self) -> list[str]:
+        return omi_record.body(self.restart(), self.actions)
 
     @classmethod
-    def from_record(cls, text: str) -> OmiGame:
-        """Rebuild the match written by :meth:`record`."""
-        from bistrot.omi.record import read_record
+    def _from_record(
+        cls, rules: OmiRules, seed: int, tags: dict[str, str], words: list[str]
+    ) -> tuple[Self, list[ActionItem]]:
+        dealer, deal = omi_record.read_start(tags)
+        actions: list[ActionItem] = list(omi_record.read_actions(words))
+        if deal is not None:
+            return cls.from_deal(rules, deal, dealer, seed=seed), actions
+        return cls(rules, seed, None, dealer), actions
 
-        return read_record(text)
+    def _start(self) -> tuple[Any, ...]:
+        return (self.given_deal, self.first_dealer)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, OmiGame) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash((self.rules, self.seed, self.given_deal, self.first_dealer, tuple(self.actions)))
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.rules, self.seed, self.given_deal, self.first_dealer, self.actions)
-
-    def __repr__(self) -> str:
-        return (
-            f"<OmiGame {self.deal_code} hand {self.hand_index + 1} {self.phase} "
-            f"tokens {'-'.join(map(str, self.tokens))}>"
-        )
+    def _status(self) -> str:
+        return f"hand {self.hand_index + 1} {self.phase} tokens {'-'.join(map(str, self.tokens))}"

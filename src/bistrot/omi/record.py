@@ -1,11 +1,11 @@
 """Omi game records: a readable text in the spirit of PGN and PBN that round-trips exactly.
 
-A record is a block of tags, ``[Name "value"]`` one a line, then the actions.  The tags name
-the rules (one tag per option), the seed as a deal code, the first dealer, and, for a match
-whose first hand was dealt by hand, that deal.  The actions follow in order: ``trump H`` for a
-trump choice, ``kapothi`` for the announcement, and each trick as a number and its cards in the
-order played (``3. TS 7H QS 8S``).  Text in braces ``{...}`` and after ``;`` is commentary for
-people (the deal of each hand, results) and is ignored when reading.  See docs/records.md.
+The common part (``Game``, one tag per rules option, ``Seed``; comments) is
+:mod:`bistrot.records`.  Omi adds the first dealer (``Dealer``), for a match whose first hand
+was dealt by hand that deal (``Deal``), and the score (``Tokens``, ``Result``).  The actions
+follow in order: ``trump H`` for a trump choice, ``kapothi`` for the announcement, and each
+trick as a number and its cards in the order played (``3. TS 7H QS 8S``), with the deal of
+each hand and its result as comments.  See docs/records.md.
 
 >>> from bistrot.omi import OmiGame, OmiRules
 >>> game = OmiGame.new(OmiRules(target=1), seed=7)
@@ -13,64 +13,79 @@ people (the deal of each hand, results) and is ignored when reading.  See docs/r
 ...     game.apply(game.legal_actions()[0])
 >>> OmiGame.from_record(game.record()) == game
 True
+>>> read_actions("trump h 1. AH 7H kapothi".split())
+['trump H', 'play AH', 'play 7H', 'kapothi']
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from bistrot import dealcode
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES
+from bistrot.engine import Logged
 from bistrot.omi.rules import OmiRules
+from bistrot.omi.view import HandResult, Trick
 
-if TYPE_CHECKING:
-    from bistrot.omi.game import OmiGame
-
-# Tag name, rules field; booleans are written on/off.
-RULE_TAGS = (
-    ("Players", "players"),
-    ("Target", "target"),
-    ("Direction", "direction"),
-    ("DealRotation", "deal_rotation"),
-    ("Kapothi", "kapothi"),
-    ("RedealFewTrumps", "redeal_few_trumps"),
-)
-_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
 _MOVE_NUMBER = re.compile(r"^\d+\.$")
 
 
-def _side_name(game: OmiGame, side: int) -> str:
-    return f"player {side}" if game.rules.players == 3 else f"team {side} & {side + 2}"
+class Match(Protocol):
+    """What the writer reads of a match while replaying it (an :class:`~bistrot.omi.OmiGame`)."""
+
+    @property
+    def rules(self) -> OmiRules: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def chooser(self) -> int: ...
+    @property
+    def dealt(self) -> list[list[int]]: ...
+    @property
+    def hand_index(self) -> int: ...
+    @property
+    def redeals(self) -> int: ...
+    @property
+    def results(self) -> list[HandResult]: ...
+    @property
+    def completed(self) -> list[Trick]: ...
+    @property
+    def tokens(self) -> list[int]: ...
+    def apply(self, action: str, seat: int | None = None) -> None: ...
 
 
-def _deal_comment(game: OmiGame) -> str:
-    hands = " / ".join(" ".join(CARD_NAMES[c] for c in cards) for cards in game.dealt)
-    return f"{{Deal: {hands}}}"
+def side_name(rules: OmiRules, side: int) -> str:
+    """How a record names a scoring side."""
+    return f"player {side}" if rules.players == 3 else f"team {side} & {side + 2}"
 
 
-def write_record(game: OmiGame) -> str:
-    """The record of ``game`` (replayed from the start to annotate hands and tricks)."""
-    from bistrot.omi.game import OmiGame
+def _hands(hands: Sequence[Sequence[int]]) -> str:
+    return " / ".join(" ".join(CARD_NAMES[c] for c in cards) for cards in hands)
 
-    rules = game.rules
-    tags = [("Game", "Omi")]
-    for tag, field in RULE_TAGS:
-        value = getattr(rules, field)
-        tags.append((tag, ("on" if value else "off") if isinstance(value, bool) else str(value)))
-    tags += [("Seed", dealcode.encode(game.seed)), ("Dealer", str(game.first_dealer))]
-    if game.given_deal is not None:
-        tags.append(("Deal", " / ".join(" ".join(CARD_NAMES[c] for c in h) for h in game.given_deal)))
-    tags.append(("Tokens", "-".join(map(str, game.tokens))))
-    tags.append(("Result", "*" if game.winner is None else _side_name(game, game.winner)))
-    lines = [f'[{name} "{value}"]' for name, value in tags]
 
-    replay = OmiGame(rules, game.seed, game.given_deal, game.first_dealer)
+def tags(
+    rules: OmiRules,
+    first_dealer: int,
+    given_deal: Sequence[Sequence[int]] | None,
+    tokens: Sequence[int],
+    winner: int | None,
+) -> list[tuple[str, str]]:
+    """Omi's own tags, after the common ones."""
+    found = [("Dealer", str(first_dealer))]
+    if given_deal is not None:
+        found.append(("Deal", _hands(given_deal)))
+    found.append(("Tokens", "-".join(map(str, tokens))))
+    found.append(("Result", "*" if winner is None else side_name(rules, winner)))
+    return found
+
+
+def body(replay: Match, actions: Sequence[Logged]) -> list[str]:
+    """The moves, one line a trick, annotated: ``replay`` is the match at its start, and is
+    played on through ``actions``."""
     trick_words: list[str] = []
-    lines.append("")
-    lines.append(f"{{Hand 1: dealer {replay.dealer}, chooser {replay.chooser}}} {_deal_comment(replay)}")
-    for action in game.actions:
+    lines = [f"{{Hand 1: dealer {replay.dealer}, chooser {replay.chooser}}} {{Deal: {_hands(replay.dealt)}}}"]
+    for _, action in actions:
         hand_before, redeals_before, results_before = replay.hand_index, replay.redeals, len(replay.results)
         tricks_before = len(replay.completed)
         replay.apply(action)
@@ -87,63 +102,41 @@ def write_record(game: OmiGame) -> str:
             lines.append(" ".join(trick_words))
             trick_words = []
         if replay.redeals > redeals_before:
-            lines.append(f"{{Redeal: a team held fewer than 2 trumps}} {_deal_comment(replay)}")
+            lines.append(f"{{Redeal: a team held fewer than 2 trumps}} {{Deal: {_hands(replay.dealt)}}}")
         if len(replay.results) > results_before:
-            result = replay.results[-1]
-            tricks = "-".join(map(str, result["tricks"]))
-            if result["side"] is None:
-                lines.append(f"{{Tricks {tricks}: tied, {result['carry']} carried}}")
-            else:
-                lines.append(
-                    f"{{Tricks {tricks}: {result['tokens']} to {_side_name(replay, result['side'])}, "
-                    f"tokens {'-'.join(map(str, replay.tokens))}}}"
-                )
+            lines.append(_result_comment(replay))
             if replay.hand_index > hand_before:
                 lines.append("")
                 lines.append(
                     f"{{Hand {replay.hand_index + 1}: dealer {replay.dealer}, chooser {replay.chooser}}} "
-                    f"{_deal_comment(replay)}"
+                    f"{{Deal: {_hands(replay.dealt)}}}"
                 )
     if trick_words:
         lines.append(" ".join(trick_words))
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
-def read_record(text: str) -> OmiGame:
-    """The game a record describes; ``ValueError`` says what is wrong with a bad record."""
-    from bistrot.omi.game import OmiGame
+def _result_comment(replay: Match) -> str:
+    result = replay.results[-1]
+    tricks = "-".join(map(str, result["tricks"]))
+    if result["side"] is None:
+        return f"{{Tricks {tricks}: tied, {result['carry']} carried}}"
+    return (
+        f"{{Tricks {tricks}: {result['tokens']} to {side_name(replay.rules, result['side'])}, "
+        f"tokens {'-'.join(map(str, replay.tokens))}}}"
+    )
 
-    tags: dict[str, str] = {}
-    body: list[str] = []
-    for line in text.splitlines():
-        match = _TAG.match(line)
-        if match and not body:
-            tags[match.group(1)] = match.group(2)
-        else:
-            body.append(line)
-    if tags.get("Game", "Omi") != "Omi":
-        raise ValueError(f"this is a record of {tags['Game']}, not of Omi")
-    options: dict[str, object] = {}
-    for tag, field in RULE_TAGS:
-        if tag in tags:
-            value = tags[tag]
-            if field in ("players", "target"):
-                if not value.isdigit():
-                    raise ValueError(f"the {tag} tag must be a whole number, not {value!r}")
-                options[field] = int(value)
-            elif field == "redeal_few_trumps":
-                if value not in ("on", "off"):
-                    raise ValueError(f"the {tag} tag must be on or off, not {value!r}")
-                options[field] = value == "on"
-            else:
-                options[field] = value
-    rules = OmiRules.from_dict(options)
-    if "Seed" not in tags:
-        raise ValueError("a record needs a Seed tag")
+
+def read_start(tags: Mapping[str, str]) -> tuple[int | None, list[list[str]] | None]:
+    """The first dealer (None: the default) and the hands dealt by hand (None: from the seed)."""
     dealer = int(tags["Dealer"]) if tags.get("Dealer", "").isdigit() else None
+    deal = [hand.split() for hand in tags["Deal"].split("/")] if "Deal" in tags else None
+    return dealer, deal
 
+
+def read_actions(words: Sequence[str]) -> list[str]:
+    """The actions of a record's moves (its words, comments removed)."""
     actions: list[str] = []
-    words = _COMMENT.sub(" ", "\n".join(body)).split()
     i = 0
     while i < len(words):
         word = words[i]
@@ -159,10 +152,4 @@ def read_record(text: str) -> OmiGame:
         else:
             raise ValueError(f"{word!r} in the record is neither a card, 'trump <suit>' nor 'kapothi'")
         i += 1
-    if "Deal" in tags:
-        hands = [hand.split() for hand in tags["Deal"].split("/")]
-        game = OmiGame.from_deal(rules, hands, dealer, seed=tags["Seed"])
-    else:
-        game = OmiGame(rules, dealcode.seed_from(tags["Seed"]), None, dealer)
-    game.apply_all(actions)
-    return game
+    return actions

@@ -32,8 +32,14 @@ class OmiRules(Ruleset):
 
     GAME = "Omi"
 
-    target: int = option(10, "int", choices=(10, 5), min=1, max=99, tag="Target")
+    target: int = option(
+        10, "int", choices=(10, 5), min=1, max=99, tag="Target", help="tokens to win the match"
+    )
     """Tokens that win the match."""
+    players: int = option(
+        4, "int", choices=(4, 3), min=3, max=4, tag="Players", help="players: 4 in two partnerships, or 3"
+    )
+    """4 in two partnerships, or 3 each for themselves with 24 cards."""
     direction: str = option("counterclockwise", "choice", choices=DIRECTIONS, tag="Direction")
     """Which way play order runs on screen; seats are always numbered in play order."""
     deal_rotation: str = option("with_play", "choice", choices=DEAL_ROTATIONS, tag="DealRotation")
@@ -42,12 +48,12 @@ class OmiRules(Ruleset):
     """All 8 tricks: ``three_tokens``, ``wins_match``, or ``announced`` before trick 7."""
     redeal_few_trumps: bool = option(False, "bool", tag="RedealFewTrumps")
     """Redeal (same dealer) when a team holds fewer than 2 trumps (4 players only)."""
-    players: int = option(4, "int", choices=(4, 3), min=3, max=4, tag="Players")
-    """4 in two partnerships, or 3 each for themselves with 24 cards."""
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 99:
-            raise ValueError(f"target must be a positive whole number of tokens up to 99, not {self.target!r}")
+            raise ValueError(
+                f"target must be a positive whole number of tokens up to 99, not {self.target!r}"
+            )
         if self.players not in (4, 3) or isinstance(self.players, bool):
             raise ValueError(f"players must be 4 or 3, not {self.players!r}")
         _check_choice("direction", self.direction, DIRECTIONS)

@@ -26,11 +26,13 @@ bistrot.errors.IllegalAction: 2C is not one of your face-up cards
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from bistrot import dealcode
 from bistrot.cards import CARD_NAMES, bits, mask_of
+from bistrot.engine import ActionItem, GameBase
 from bistrot.errors import IllegalAction
+from bistrot.oti import record as oti_record
 from bistrot.oti.actions import (
     FLIP,
     MOVE_FLIP,
@@ -56,6 +58,7 @@ from bistrot.oti.values import (
     card_names,
     value_order,
 )
+from bistrot.oti.view import Event, OtiView
 from bistrot.seeding import SeededRandom, derive
 
 SWAP, PLAY, OVER = "swap", "play", "over"
@@ -67,15 +70,19 @@ _SOURCE_NAMES = (HAND, FACE_UP, FACE_DOWN)
 _SRC_HAND, _SRC_UP, _SRC_DOWN, _SRC_NONE = 0, 1, 2, 3
 
 
-class OtiGame:
-    """A whole Oti game, determined by rules, seed (or a given start) and actions."""
+class OtiGame(GameBase[OtiRules]):
+    """A whole Oti game, determined by rules, seed (or a given start) and actions.
+
+    The state is public for bots and tools (read it; search changes it only through
+    :meth:`apply_move` on a :meth:`copy`): ``hands`` and ``up`` (card sets by seat), ``down``
+    (face-down cards by seat, next first), ``draw`` and ``draw_pos``, ``pile`` (bottom first),
+    ``burnt``, ``known`` (the cards everybody saw go into each hand), ``ready``, ``out``.
+    """
 
     def __init__(self, rules: OtiRules, seed: int, given: Position | None = None) -> None:
-        self.rules = rules
-        self.seed = seed
+        super().__init__(rules, seed)
         self.given = given
-        self.actions: list[tuple[int, str]] = []
-        self.history: list[dict[str, Any]] | None = []
+        self.history: list[Event] | None = []
         self._setup(given or deal(rules, seed))
 
     def _setup(self, start: Position) -> None:
@@ -93,7 +100,7 @@ class OtiGame:
         self.out: list[int] = []
         self.winner: int | None = None
         self.end_reason: str | None = None
-        self.seen: dict[tuple[int, ...], int] = {}
+        self.seen: dict[tuple[int | None, ...], int] = {}
         self.first_player: int | None = None
         if start.to_move is None:
             self.phase = SWAP
@@ -108,9 +115,9 @@ class OtiGame:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def new(cls, rules: OtiRules | None = None, seed: int | str | None = None) -> OtiGame:
-        """A new game; ``seed`` is an int, a deal code, or None for a fresh random one."""
-        return cls(rules or OtiRules(), dealcode.seed_from(seed))
+    def rules_class(cls) -> type[OtiRules]:
+        """:class:`OtiRules`."""
+        return OtiRules
 
     @classmethod
     def from_deal(
@@ -121,7 +128,7 @@ class OtiGame:
         face_down: Sequence[str | Sequence[str | int]],
         draw: str | Sequence[str | int] | None = None,
         seed: int | str = 0,
-    ) -> OtiGame:
+    ) -> Self:
         """A game dealt as given, starting with the swap phase.
 
         ``draw`` is the draw pile, top card first; None puts every card not dealt there,
@@ -140,7 +147,8 @@ class OtiGame:
             draw_cards = tuple(rest)
         else:
             draw_cards = to_cards(split_cards(draw), "the draw pile")
-        position = Position(*parsed, draw=draw_cards)
+        hands, face_up, face_down = parsed
+        position = Position(hands, face_up, face_down, draw=draw_cards)
         check_position(rules, position)
         return cls(rules, seed_value, position)
 
@@ -155,7 +163,7 @@ class OtiGame:
         pile: str | Sequence[str | int] = (),
         to_move: int = 0,
         seed: int | str = 0,
-    ) -> OtiGame:
+    ) -> Self:
         """A game set up in the middle of play (swap phase over), for puzzles and tests.
 
         ``pile`` is listed bottom first; cards named nowhere are out of the game (burnt).
@@ -169,8 +177,9 @@ class OtiGame:
         parsed = cls._parse_zones(rules, hands, face_up, face_down)
         if not isinstance(to_move, int) or not 0 <= to_move < rules.players:
             raise ValueError(f"to_move is a seat from 0 to {rules.players - 1}, not {to_move!r}")
+        hands, face_up, face_down = parsed
         position = Position(
-            *parsed, draw=to_cards(split_cards(draw), "the draw pile"),
+            hands, face_up, face_down, draw=to_cards(split_cards(draw), "the draw pile"),
             pile=to_cards(split_cards(pile), "the pile"), to_move=to_move,
         )
         check_position(rules, position)
@@ -195,26 +204,56 @@ class OtiGame:
         cls,
         rules: OtiRules,
         seed: int | str,
-        actions: Sequence[str | tuple[int, str]],
+        actions: Sequence[ActionItem],
         given: Position | None = None,
-    ) -> OtiGame:
-        """Rebuild a game from rules, seed and actions (texts, or ``(seat, text)`` pairs)."""
+    ) -> Self:
+        """Rebuild a game from rules, seed and actions (texts, or ``(seat, text)`` pairs),
+        from a given start if any."""
         game = cls(rules, dealcode.seed_from(seed), given)
         game.apply_all(actions)
         return game
 
-    def apply_all(self, actions: Sequence[str | tuple[int, str]]) -> None:
-        """Apply actions in turn; ``ValueError`` names the first that cannot be played."""
-        for number, item in enumerate(actions, 1):
-            seat, action = (None, item) if isinstance(item, str) else item
-            try:
-                self.apply(action, seat=seat)
-            except IllegalAction as err:
-                raise ValueError(f"action {number} ({action!r}) cannot be played: {err}") from None
+    @classmethod
+    def from_guess(
+        cls,
+        rules: OtiRules,
+        position: Position,
+        *,
+        known: Sequence[int],
+        out: Sequence[int],
+        again: bool,
+        first_player: int | None,
+    ) -> Self:
+        """A game in the play phase from a search bot's guess at the hidden cards (see
+        :func:`bistrot.oti.bots.sampling.determinize`), for search: no seed and no history,
+        like ``copy(history=False)``.  ``position`` places every card not burnt and names the
+        seat to move; ``known`` are the cards everybody saw go into each hand, ``out`` the
+        seats out so far in order, ``again`` whether the seat to move plays again.
 
-    def copy(self, history: bool = True) -> OtiGame:
+        >>> g = OtiGame.from_guess(OtiRules(players=2), Position(((1,), (2, 3)), ((), ()),
+        ...     ((), ()), to_move=1), known=[0, 0], out=[], again=False, first_player=0)
+        >>> g.phase, g.to_move, g.legal_actions(), g.history
+        ('play', 1, ['play 4S', 'play 5S'], None)
+        """
+        if position.to_move is None:
+            raise ValueError("a guess is of the play phase: the position names the seat to move")
+        game = cls(rules, 0, position)
+        game.given = None
+        game.history = None
+        game.known = list(known)
+        game.out = list(out)
+        game.winner = game.out[0] if game.out else None
+        game.again = again
+        game.first_player = first_player
+        return game
+
+    def restart(self) -> Self:
+        """The game as it started: same rules, seed and start, no actions."""
+        return type(self)(self.rules, self.seed, self.given)
+
+    def copy(self, history: bool = True) -> Self:
         """An independent copy; ``history=False`` drops the public log (faster, for search)."""
-        other = object.__new__(OtiGame)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.actions = list(self.actions)
         other.history = list(self.history) if history and self.history is not None else None
@@ -240,10 +279,16 @@ class OtiGame:
         """Whether the game has ended."""
         return self.phase == OVER
 
-    @property
-    def deal_code(self) -> str:
-        """The deal code of this game's seed."""
-        return dealcode.encode(self.seed)
+    def actors(self) -> list[int]:
+        """The seats that may act now: in the swap phase everyone not yet ready, then the seat
+        to move; none once the game is over."""
+        if self.phase == SWAP:
+            return [seat for seat, ready in enumerate(self.ready) if not ready]
+        return super().actors()
+
+    def summary(self) -> dict[str, Any]:
+        """The result the card room stores: the winner, the ranking, why the game ended."""
+        return {"winner": self.winner, "ranking": list(self.ranking), "end_reason": self.end_reason}
 
     @property
     def draw_left(self) -> int:
@@ -255,7 +300,8 @@ class OtiGame:
         return self.hands[seat].bit_count() + self.up[seat].bit_count() + len(self.down[seat])
 
     def source(self, seat: int) -> str | None:
-        """Where ``seat`` plays from now: ``hand``, ``face_up``, ``face_down``, None when out."""
+        """Where ``seat`` plays from now: ``hand``, ``face_up`` (:data:`FACE_UP`),
+        ``face_down``, None when out."""
         src = self._source(seat)
         return None if src == _SRC_NONE else _SOURCE_NAMES[src]
 
@@ -284,11 +330,15 @@ class OtiGame:
 
     def legal_moves(self, seat: int | None = None) -> list[tuple[int, int]]:
         """The legal actions as internal moves ``(kind, argument)``; see :func:`move_text`."""
-        if self.phase == PLAY:
-            if seat is not None and seat != self._to_move:
+        to_move = self._to_move
+        if to_move is not None:
+            if seat is not None and seat != to_move:
                 return []
-            return self._play_moves(self._to_move)
-        if self.phase == SWAP and seat in range(self.rules.players) and not self.ready[seat]:
+            return self._play_moves(to_move)
+        if (
+            self.phase == SWAP and seat is not None and 0 <= seat < self.rules.players
+            and not self.ready[seat]
+        ):
             moves = [
                 (MOVE_SWAP, h << 6 | u)
                 for h in sorted(bits(self.hands[seat]), key=value_order)
@@ -417,18 +467,28 @@ class OtiGame:
             )
 
     def apply_move(self, move: tuple[int, int], seat: int | None = None) -> None:
-        """Apply an internal move from :meth:`legal_moves` without checking it (for search).
+        """Apply an internal move from :meth:`legal_moves` without checking it: the fast path
+        for search (on a :meth:`copy`).  ``seat`` defaults to the seat to move (name it in the
+        swap phase).
 
-        The move is logged like any other, so records and replays still work."""
+        The move is logged like any other, so records and replays still work.
+
+        >>> from bistrot.oti.actions import MOVE_PLAY
+        >>> g = OtiGame.from_position(OtiRules(players=2), ["7S 3D", "9C"], ["", ""], ["", ""])
+        >>> g.apply_move((MOVE_PLAY, 1 << 5)); g.actions, g.to_move
+        ([(0, 'play 7S')], 1)
+        """
         kind, arg = move
         if seat is None:
             seat = self._to_move
-        assert seat is not None
+        if seat is None:
+            raise ValueError("name the seat: nobody is to move")
         self.actions.append((seat, move_text(move)))
         self._do(seat, kind, arg)
 
     def _do(self, seat: int, kind: int, arg: int) -> None:
         logging = self.history is not None
+        event: Event | None
         if kind == MOVE_PLAY:
             src = _SRC_HAND if self.hands[seat] else _SRC_UP
             if src == _SRC_HAND:
@@ -473,7 +533,7 @@ class OtiGame:
             if all(self.ready):
                 self._start_play()
 
-    def _log(self, event: dict[str, Any] | None) -> None:
+    def _log(self, event: Event | None) -> None:
         if self.history is not None and event is not None:
             self.history.append(event)
 
@@ -486,8 +546,9 @@ class OtiGame:
             missing -= 1
         self.hands[seat] = hand
 
-    def _after_play(self, seat: int, rank: int, count: int, event: dict[str, Any] | None) -> None:
+    def _after_play(self, seat: int, rank: int, count: int, event: Event | None) -> None:
         pile = self.pile
+        effect: str | None
         if rank == 10:
             effect = "close" if count == CLOSE else "burn"
             again = count == CLOSE or self.rules.ten_plays_again
@@ -513,7 +574,7 @@ class OtiGame:
         else:
             self._pass(seat)
 
-    def _pick_up(self, seat: int, extra: int, event: dict[str, Any] | None) -> None:
+    def _pick_up(self, seat: int, extra: int, event: Event | None) -> None:
         taken = mask_of(self.pile) | extra
         self.hands[seat] |= taken
         self.known[seat] |= taken
@@ -582,7 +643,7 @@ class OtiGame:
         """Seats in the order they got rid of their cards (everyone with ``play_to_last``)."""
         return list(self.out)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> OtiView:
         """All that ``seat`` may know, as JSON-ready data; ``None`` gives a spectator's view.
 
         Face-down cards appear only as counts, to everybody including their owner; other hands
@@ -596,7 +657,7 @@ class OtiGame:
         need = self.need()
         top = self.pile[-1] if self.pile else None
         to_move = self._to_move
-        view: dict[str, Any] = {
+        view: OtiView = {
             "game": "oti",
             "seat": seat,
             "players": n,
@@ -619,7 +680,7 @@ class OtiGame:
             "first_player": self.first_player,
             "play_again": self.again,
             "source": None if to_move is None else self.source(to_move),
-            "history": [dict(e) for e in self.history or ()],
+            "history": [e.copy() for e in self.history or ()],
             "out": list(self.out),
             "is_over": self.is_over,
             "winner": self.winner,
@@ -631,27 +692,22 @@ class OtiGame:
 
     # ----------------------------------------------------------------- records
 
-    def record(self) -> str:
-        """The game as a game record (see :mod:`bistrot.oti.record`)."""
-        from bistrot.oti.record import write_record
+    def _record_tags(self) -> list[tuple[str, str]]:
+        ranking = self.ranking if self.is_over else None
+        return oti_record.tags(self.given, ranking, self.winner, self.end_reason)
 
-        return write_record(self)
+    def _record_body(self) -> list[str]:
+        return oti_record.body(self.restart(), self.actions, self.winner, self.end_reason)
 
     @classmethod
-    def from_record(cls, text: str) -> OtiGame:
-        """Rebuild the game written by :meth:`record`."""
-        from bistrot.oti.record import read_record
+    def _from_record(
+        cls, rules: OtiRules, seed: int, tags: dict[str, str], words: list[str]
+    ) -> tuple[Self, list[ActionItem]]:
+        given = oti_record.read_position(rules, tags)
+        return cls(rules, seed, given), list(oti_record.read_actions(rules, words))
 
-        return read_record(text)
+    def _start(self) -> tuple[Any, ...]:
+        return (self.given,)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, OtiGame) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash((self.rules, self.seed, self.given, tuple(self.actions)))
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.rules, self.seed, self.given, self.actions)
-
-    def __repr__(self) -> str:
-        return f"<OtiGame {self.deal_code} {self.phase} {len(self.actions)} actions>"
+    def _status(self) -> str:
+        return f"{self.phase} {len(self.actions)} actions"

@@ -98,9 +98,9 @@ def check_position(rules: OtiRules, position: Position) -> None:
         if len(players_with_cards) < rules.players and not rules.play_to_last:
             raise ValueError("every player needs cards: without play_to_last the first one out ends the game")
     for name, zone in (("face_up", position.face_up), ("face_down", position.face_down)):
-        for seat, cards in enumerate(zone):
-            if len(cards) > HAND_SIZE:
-                raise ValueError(f"{name}[{seat}] holds {len(cards)} cards; at most {HAND_SIZE}")
+        for seat, placed in enumerate(zone):
+            if len(placed) > HAND_SIZE:
+                raise ValueError(f"{name}[{seat}] holds {len(placed)} cards; at most {HAND_SIZE}")
     if position.to_move is None:
         for seat in range(rules.players):
             if not position.hands[seat] or not position.face_up[seat]:

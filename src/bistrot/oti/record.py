@@ -1,11 +1,11 @@
 """Oti game records: a readable text in the spirit of PGN that round-trips exactly.
 
-A record is a block of tags, ``[Name "value"]`` one a line, then the actions, one a line as
-``<seat>: <action>`` (the seat is needed because everybody swaps at once before play).  The tags
-name the rules (one tag per option), the seed as a deal code and, for a game set up by hand,
-the starting position (``Hands``, ``FaceUp``, ``FaceDown``, ``Draw``, ``Pile``, ``ToMove``;
-seats separated by ``/``, ``-`` for none).  Text in braces ``{...}`` and after ``;`` is
-commentary for people (the deal, cards turned, burns) and is ignored when reading.
+The common part (``Game``, one tag per rules option, ``Seed``; comments) is
+:mod:`bistrot.records`.  Oti adds, for a game set up by hand, the starting position
+(``Hands``, ``FaceUp``, ``FaceDown``, ``Draw``, ``Pile``, ``ToMove``; seats separated by ``/``,
+``-`` for none), and the result (``Result``, ``End``).  The actions follow one a line as
+``<seat>: <action>`` (the seat is needed because everybody swaps at once before play), with
+the deal, cards turned and burns as comments.
 
 A record shows the whole deal: it is for after the game, like the deal code.
 
@@ -17,35 +17,48 @@ A record shows the whole deal: it is for after the game, like the deal code.
 ...     game.apply(game.legal_actions()[0])
 >>> OtiGame.from_record(game.record()) == game
 True
+>>> read_actions(OtiRules(), "0: ready 1: play 7S 7H".split())
+[(0, 'ready'), (1, 'play 7S 7H')]
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
-from bistrot import dealcode
-from bistrot.cards import CARD_NAMES
+from bistrot.cards import CARD_NAMES, bits
+from bistrot.engine import Logged
+from bistrot.errors import IllegalAction
 from bistrot.oti.actions import parse_action
 from bistrot.oti.position import Position, check_position, to_cards
 from bistrot.oti.rules import OtiRules
+from bistrot.oti.view import Event
 
-if TYPE_CHECKING:
-    from bistrot.oti.game import OtiGame
-
-# Tag name, rules field; booleans are written on/off.
-RULE_TAGS = (
-    ("Players", "players"),
-    ("TenPlaysAgain", "ten_plays_again"),
-    ("VoluntaryPickup", "voluntary_pickup"),
-    ("PlayToLast", "play_to_last"),
-)
-_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
 _SEAT = re.compile(r"^(\d+):$")
 
 
-def _cards(cards: tuple[int, ...] | list[int]) -> str:
+class Replay(Protocol):
+    """What the writer reads of a game while replaying it (an :class:`~bistrot.oti.OtiGame`)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def up(self) -> list[int]: ...
+    @property
+    def down(self) -> list[tuple[int, ...]]: ...
+    @property
+    def history(self) -> list[Event] | None: ...
+    @property
+    def first_player(self) -> int | None: ...
+    def apply(self, action: str, seat: int | None = None) -> None: ...
+
+
+def _cards(cards: Iterable[int]) -> str:
     return " ".join(CARD_NAMES[c] for c in cards) or "-"
 
 
@@ -53,44 +66,43 @@ def _seats(zone: tuple[tuple[int, ...], ...]) -> str:
     return " / ".join(_cards(cards) for cards in zone)
 
 
-def write_record(game: OtiGame) -> str:
-    """The record of ``game`` (replayed from the start to annotate it)."""
-    from bistrot.oti.game import OtiGame
-
-    rules = game.rules
-    tags = [("Game", "Oti")]
-    for tag, field in RULE_TAGS:
-        value = getattr(rules, field)
-        tags.append((tag, ("on" if value else "off") if isinstance(value, bool) else str(value)))
-    tags.append(("Seed", dealcode.encode(game.seed)))
-    start = game.given
-    if start is not None:
-        tags += [
-            ("Hands", _seats(start.hands)),
-            ("FaceUp", _seats(start.face_up)),
-            ("FaceDown", _seats(start.face_down)),
-            ("Draw", _cards(start.draw)),
-            ("Pile", _cards(start.pile)),
+def tags(
+    given: Position | None, ranking: Sequence[int] | None, winner: int | None, end_reason: str | None
+) -> list[tuple[str, str]]:
+    """Oti's own tags, after the common ones: the given start, and the ``ranking`` (None while
+    the game goes on)."""
+    found: list[tuple[str, str]] = []
+    if given is not None:
+        found += [
+            ("Hands", _seats(given.hands)),
+            ("FaceUp", _seats(given.face_up)),
+            ("FaceDown", _seats(given.face_down)),
+            ("Draw", _cards(given.draw)),
+            ("Pile", _cards(given.pile)),
         ]
-        if start.to_move is not None:
-            tags.append(("ToMove", str(start.to_move)))
+        if given.to_move is not None:
+            found.append(("ToMove", str(given.to_move)))
     result = "*"
-    if game.is_over:
-        result = " ".join(map(str, game.out or [game.winner]))
-    tags.append(("Result", result))
-    if game.end_reason:
-        tags.append(("End", game.end_reason))
-    lines = [f'[{name} "{value}"]' for name, value in tags]
+    if ranking is not None:
+        shown: Sequence[int | None] = ranking or [winner]
+        result = " ".join(map(str, shown))
+    found.append(("Result", result))
+    if end_reason:
+        found.append(("End", end_reason))
+    return found
 
-    replay = OtiGame(rules, game.seed, game.given)
-    lines.append("")
-    for seat in range(rules.players):
+
+def body(replay: Replay, actions: Sequence[Logged], winner: int | None, end_reason: str | None) -> list[str]:
+    """The actions, one a line, annotated: ``replay`` is the game at its start, and is played on
+    through ``actions``; ``end_reason`` (None while the game goes on) and ``winner`` end it."""
+    lines = []
+    for seat in range(replay.players):
         lines.append(
-            f"{{Seat {seat}: hand {_cards(sorted(_bits(replay.hands[seat])))}, face up "
-            f"{_cards(sorted(_bits(replay.up[seat])))}, face down {_cards(replay.down[seat])}}}"
+            f"{{Seat {seat}: hand {_cards(bits(replay.hands[seat]))}, face up "
+            f"{_cards(bits(replay.up[seat]))}, face down {_cards(replay.down[seat])}}}"
         )
     started = replay.phase != "swap"
-    for seat, action in game.actions:
+    for seat, action in actions:
         before = len(replay.history or ())
         replay.apply(action, seat=seat)
         notes = []
@@ -106,50 +118,16 @@ def write_record(game: OtiGame) -> str:
         if not started and replay.phase != "swap":
             started = True
             lines.append(f"{{Seat {replay.first_player} holds the lowest card and starts}}")
-    if game.is_over:
-        lines.append(f"{{Game over ({game.end_reason}): seat {game.winner} wins}}")
-    return "\n".join(lines).rstrip() + "\n"
+    if end_reason is not None:
+        lines.append(f"{{Game over ({end_reason}): seat {winner} wins}}")
+    return lines
 
 
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
-
-
-def read_record(text: str) -> OtiGame:
-    """The game a record describes; ``ValueError`` says what is wrong with a bad record."""
-    from bistrot.errors import IllegalAction
-    from bistrot.oti.game import OtiGame
-
-    tags: dict[str, str] = {}
-    body: list[str] = []
-    for line in text.splitlines():
-        match = _TAG.match(line)
-        if match and not body:
-            tags[match.group(1)] = match.group(2)
-        else:
-            body.append(line)
-    if tags.get("Game", "Oti") != "Oti":
-        raise ValueError(f"this is a record of {tags['Game']}, not of Oti")
-    options: dict[str, object] = {}
-    for tag, field in RULE_TAGS:
-        if tag in tags:
-            value = tags[tag]
-            if field == "players":
-                if not value.isdigit():
-                    raise ValueError(f"the {tag} tag must be a whole number, not {value!r}")
-                options[field] = int(value)
-            else:
-                if value not in ("on", "off"):
-                    raise ValueError(f"the {tag} tag must be on or off, not {value!r}")
-                options[field] = value == "on"
-    rules = OtiRules.from_dict(options)
-    if "Seed" not in tags:
-        raise ValueError("a record needs a Seed tag")
-    seed = dealcode.seed_from(tags["Seed"])
-    given = _read_position(rules, tags)
-
+def read_actions(rules: OtiRules, words: Sequence[str]) -> list[tuple[int, str]]:
+    """The ``(seat, action)`` pairs of a record's moves (its words, comments removed);
+    ``ValueError`` for an action without a seat, not an Oti action, or of a seat not at the
+    table."""
     actions: list[tuple[int, str]] = []
-    words = _COMMENT.sub(" ", "\n".join(body)).split()
     seat: int | None = None
     current: list[str] = []
     for word in [*words, "0:"]:
@@ -169,12 +147,11 @@ def read_record(text: str) -> OtiGame:
             raise ValueError(f"action {number} ({action!r}) in the record: {err}") from None
         if who >= rules.players:
             raise ValueError(f"action {number} names seat {who}, but the game has {rules.players} seats")
-    game = OtiGame(rules, seed, given)
-    game.apply_all(actions)
-    return game
+    return actions
 
 
-def _read_position(rules: OtiRules, tags: dict[str, str]) -> Position | None:
+def read_position(rules: OtiRules, tags: Mapping[str, str]) -> Position | None:
+    """The starting position the tags give, or None for a game dealt from its seed."""
     names = ("Hands", "FaceUp", "FaceDown")
     if not any(name in tags for name in (*names, "Draw", "Pile", "ToMove")):
         return None

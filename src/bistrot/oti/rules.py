@@ -28,7 +28,10 @@ class OtiRules(Ruleset):
 
     GAME = "Oti"
 
-    players: int = option(4, "int", choices=(2, 3, 4, 5), min=MIN_PLAYERS, max=MAX_PLAYERS, tag="Players")
+    players: int = option(
+        4, "int", choices=(2, 3, 4, 5), min=MIN_PLAYERS, max=MAX_PLAYERS, tag="Players",
+        help="players at the table, you included",
+    )
     """2 to 5, each for themselves."""
     ten_plays_again: bool = option(False, "bool", tag="TenPlaysAgain")
     """Whether the player who burns the pile with a 10 plays again (off: the turn passes)."""

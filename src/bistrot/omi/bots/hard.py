@@ -229,13 +229,15 @@ class HardOmiBot:
                 value_of[key] = hand_value(know, total, side, carry, tokens)
             return value_of[key]
 
+        trump = know.trump
+        assert trump is not None  # cards are searched in the play phase, after the trump choice
         n = 0
         batch: list[list[int]] = []
         while n < target:
             if not batch:
                 batch = sampler.sample_many(rng, min(CHECK_EVERY, target - n))
             hands = batch.pop()
-            pos = Position(hands=tuple(hands), trump=know.trump, trick=trick, to_move=know.seat,
+            pos = Position(hands=tuple(hands), trump=trump, trick=trick, to_move=know.seat,
                            players=know.players)
             solved = self.solver(pos)
             for card in cards:

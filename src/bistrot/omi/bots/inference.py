@@ -41,6 +41,7 @@ from math import comb
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
 from bistrot.omi.bots.tracking import Knowledge
+from bistrot.omi.tricks import trick_winner
 
 FIRST_BATCH = 4
 #: Likelihoods of plays that pass up an obvious win, given a card that would have won: a ruff
@@ -247,8 +248,6 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, 
     """``(index in others, cards, likelihood)``: a player made a play that is unlikely if they
     held any of ``cards`` at the time (and may still hold; cards they played later prove
     nothing new)."""
-    from bistrot.omi.bots.tracking import trick_winner
-
     trump = know.trump
     if trump is None:
         return []

@@ -37,7 +37,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_BITS, SUIT_LETTERS, SUIT_MASKS, SUITS, bits
-from bistrot.omi.bots.tracking import Knowledge, trick_winner
+from bistrot.omi.bots.tracking import Knowledge
+from bistrot.omi.tricks import beats, trick_winner
 
 HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (ace = 12) -> points
 
@@ -204,13 +205,6 @@ def _lead(know: Knowledge, legal: int) -> int:
     return top if not _above(top) & out_trumps else _lowest(my_trumps)
 
 
-def _beats(card: int, best: int, trump: int, led: int) -> bool:
-    suit, best_suit = card // SUIT_BITS, best // SUIT_BITS
-    if suit == best_suit:
-        return card > best
-    return suit == trump
-
-
 def _secure(know: Knowledge, card: int, led: int, later: list[int]) -> bool:
     """Whether ``card``, now winning, would still win against the opponents still to play."""
     trump = know.trump
@@ -222,7 +216,7 @@ def _secure(know: Knowledge, card: int, led: int, later: list[int]) -> bool:
     if suit == led:
         if higher_unseen and any(know.may_hold(s, led) for s in opponents_later):
             return False
-        if suit != trump and know.outstanding(trump):
+        if suit != trump and trump is not None and know.outstanding(trump):
             # A player void in the led suit could ruff; only a known void counts as a threat
             # unless the suit has been led before and many of its cards are gone.
             for s in opponents_later:
@@ -241,7 +235,7 @@ def _follow(know: Knowledge, legal: int) -> int:
     winner, best = trick_winner(know.trick, trump)
     later = know.seats_after()
     following = bool(legal & SUIT_MASKS[led])
-    winners = [c for c in bits(legal) if _beats(c, best, trump, led)]
+    winners = [c for c in bits(legal) if beats(c, best, trump)]
 
     if know.is_friend(winner) and _secure(know, best, led, later):
         return _throw(know, legal, following)

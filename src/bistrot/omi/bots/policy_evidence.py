@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bistrot.cards import CARD_NAMES, SUIT_BITS, SUIT_LETTERS, SUIT_MASKS
-from bistrot.omi.bots.tracking import Knowledge, trick_winner
+from bistrot.omi.bots.tracking import Knowledge
+from bistrot.omi.tricks import trick_winner
 
 #: Likelihood of a play the model would not have made, relative to one it would.
 MISMATCH = 0.3

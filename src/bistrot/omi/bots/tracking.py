@@ -20,29 +20,12 @@ cannot contain a card the seat may not see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bistrot.cards import CARD_BY_NAME, SUIT_BITS, SUIT_LETTERS, SUIT_MASKS
 from bistrot.omi.rules import OmiRules
-
-
-def trick_winner(cards: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
-    """``(seat, card)`` winning the (possibly incomplete) trick ``[(seat, card), ...]``.
-
-    >>> trick_winner([(0, CARD_BY_NAME["KS"]), (1, CARD_BY_NAME["AS"]), (2, CARD_BY_NAME["7H"])], 1)
-    (2, 18)
-    """
-    seat, best = cards[0]
-    best_suit = best // SUIT_BITS
-    for other, card in cards[1:]:
-        suit = card // SUIT_BITS
-        if suit == best_suit and card > best:
-            seat, best = other, card
-        elif suit == trump and best_suit != trump:
-            seat, best, best_suit = other, card, suit
-    return seat, best
 
 
 @dataclass

@@ -130,4 +130,4 @@ def can_reach_dds(pos: Position, tricks: int) -> bool:
     deal = _deal(dds, pos)
     with _lock:
         dds.SolveBoard(deal, tricks, 1, 1, future, 0)
-    return future.cards > 0 and future.score[0] >= tricks
+    return bool(future.cards > 0 and future.score[0] >= tricks)

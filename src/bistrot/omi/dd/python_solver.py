@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS
 from bistrot.omi.dd.position import Position
+from bistrot.omi.tricks import BEATS
 
 #: Bits a hand takes in the packed state (one suit field of 13 bits per suit).
 _HAND_BITS = 52
@@ -98,6 +99,8 @@ class _Search:
         self.n = n
         self.trump = trump
         self.trump_mask = SUIT_MASKS[trump]
+        self.beats = BEATS[trump]
+        """Who takes a trick: ``beats[best][card]`` (:mod:`bistrot.omi.tricks`)."""
         self.is_max = tuple(side == max_side for side in sides)
         self.next_seat = tuple((s + 1) % n for s in range(n))
         self.shift = tuple(_HAND_BITS * s for s in range(n))
@@ -183,18 +186,17 @@ class _Search:
         """Each seat holds one card: does the maximising side win the trick?"""
         best = (state >> self.shift[leader] & _FULL).bit_length() - 1
         winner = leader
-        best_suit = _SUIT_OF[best]
-        trump = self.trump
+        beats = self.beats
+        row = beats[best]
         seat = leader
         for _ in range(1, self.n):
             seat = self.next_seat[seat]
             card = (state >> self.shift[seat] & _FULL).bit_length() - 1
-            suit = _SUIT_OF[card]
-            if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
-                best, best_suit, winner = card, suit, seat
+            if row[card]:
+                best, winner, row = card, seat, beats[card]
         alive = state | state >> (2 * _HAND_BITS)
         alive = (alive | alive >> _HAND_BITS) & _FULL
-        company = alive & SUIT_MASKS[best_suit]
+        company = alive & SUIT_MASKS[_SUIT_OF[best]]
         self.rel = company if company != 1 << best else 0
         return self.is_max[winner]
 
@@ -417,6 +419,7 @@ class _Search:
         friendly = self.is_max[winner] == want
         trump = self.trump
         bsuit = _SUIT_OF[best]
+        wins = self.beats[best]
         first = second = 0
         if follow:
             reps = follow & ~((follow >> 1) & _NOT_TOP)
@@ -447,7 +450,7 @@ class _Search:
                     m ^= low
                     card = low.bit_length() - 1
                     suit = _SUIT_OF[card]
-                    if (suit == bsuit and card > best) or (suit == trump and bsuit != trump):
+                    if wins[card]:
                         won = self.play(
                             state ^ (low << sh), lens - units[ubase + suit], nxt, k + 1, need, led, card,
                             seat, played | low,
@@ -473,7 +476,7 @@ class _Search:
                 m ^= low
                 card = low.bit_length() - 1
                 suit = _SUIT_OF[card]
-                if (suit == bsuit and card > best) or (suit == trump and bsuit != trump):
+                if wins[card]:
                     top, taker = card, seat
                 else:
                     top, taker = best, winner
@@ -618,8 +621,7 @@ class _Root:
         self.led = _SUIT_OF[trick[0]] if trick else 0
         best, winner = (trick[0], pos.trick[0][0]) if trick else (0, 0)
         for (seat, _), c in zip(pos.trick[1:], trick[1:], strict=True):
-            suit, bsuit = _SUIT_OF[c], _SUIT_OF[best]
-            if (suit == bsuit and c > best) or (suit == pos.trump and bsuit != pos.trump):
+            if self.search.beats[best][c]:
                 best, winner = c, seat
         self.best, self.winner = best, winner
 
@@ -634,8 +636,7 @@ class _Root:
         if k == 0:
             return s.play(state, lens, nxt, 1, need, _SUIT_OF[card], card, seat, played)
         best, winner = self.best, self.winner
-        suit, bsuit = _SUIT_OF[card], _SUIT_OF[best]
-        if (suit == bsuit and card > best) or (suit == s.trump and bsuit != s.trump):
+        if s.beats[best][card]:
             best, winner = card, seat
         if k == s.n - 1:
             return s.finish_trick(state, lens, played, winner, need)

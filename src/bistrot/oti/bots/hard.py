@@ -36,7 +36,7 @@ from bistrot.oti.bots.fastsim import FLIP, PICKUP, PLAY, Start
 from bistrot.oti.bots.medium import MediumOtiBot
 from bistrot.oti.bots.policy import choose_play
 from bistrot.oti.bots.sampling import determinize
-from bistrot.oti.game import _SRC_DOWN, _SRC_HAND, OtiGame
+from bistrot.oti.game import FACE_DOWN, HAND, OtiGame
 from bistrot.oti.rules import OtiRules
 from bistrot.oti.values import RANK_OF
 
@@ -57,14 +57,13 @@ def playout(game: OtiGame, seat: int, max_moves: int = MAX_PLAYOUT) -> float:
     version on the engine is the reference it is tested against."""
     hands, up = game.hands, game.up
     moves = 0
-    while game.phase != "over" and moves < max_moves:
-        mover = game._to_move
-        src = game._source(mover)
-        if src == _SRC_DOWN:
-            game._do(mover, MOVE_FLIP, 0)
+    while (mover := game.to_move) is not None and moves < max_moves:
+        src = game.source(mover)
+        if src == FACE_DOWN:
+            game.apply_move((MOVE_FLIP, 0), mover)
         else:
-            mask = choose_play(hands[mover] if src == _SRC_HAND else up[mover], game.pile)
-            game._do(mover, MOVE_PLAY if mask else MOVE_PICKUP, mask)
+            mask = choose_play(hands[mover] if src == HAND else up[mover], game.pile)
+            game.apply_move((MOVE_PLAY, mask) if mask else (MOVE_PICKUP, 0), mover)
         moves += 1
     return score(game, seat)
 
@@ -187,6 +186,7 @@ class HardOtiBot:
                         or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
                     )
                 else:
+                    assert self.iterations is not None  # not timed: a number of deals
                     done = deals >= self.iterations
                 if not done:
                     continue

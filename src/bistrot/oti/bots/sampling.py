@@ -22,9 +22,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from bistrot.cards import CARD_BY_NAME
+from bistrot.cards import CARD_BY_NAME, bits
 from bistrot.oti.bots.common import mask_of_names
 from bistrot.oti.game import PLAY, OtiGame
+from bistrot.oti.position import Position
 from bistrot.oti.rules import OtiRules
 from bistrot.oti.values import FULL_DECK
 
@@ -67,27 +68,15 @@ def determinize(view: Mapping[str, Any], rng: random.Random, rules: OtiRules | N
     if len(draw) != view["draw_pile"]:
         raise ValueError("the view is inconsistent: the unseen cards do not fill the hidden places")
 
-    game = object.__new__(OtiGame)
-    game.rules = rules
-    game.seed = 0
-    game.given = None
-    game.actions = []
-    game.history = None
-    game.hands = hands
-    game.up = [mask_of_names(cards) for cards in view["face_up"]]
-    game.down = down
-    game.draw = draw
-    game.draw_pos = 0
-    game.pile = [CARD_BY_NAME[name] for name in view["pile"]]
-    game.burnt = mask_of_names(view["burnt"])
-    game.known = [mask_of_names(cards) for cards in view["known_in_hand"]]
-    game.ready = [True] * n
-    game.again = view["play_again"]
-    game.out = list(view["out"])
-    game.winner = view["winner"]
-    game.end_reason = None
-    game.seen = {}
-    game.first_player = view["first_player"]
-    game.phase = PLAY
-    game._to_move = view["to_move"]
-    return game
+    position = Position(
+        tuple(tuple(bits(hand)) for hand in hands),
+        tuple(tuple(bits(mask_of_names(cards))) for cards in view["face_up"]),
+        tuple(down),
+        draw=draw,
+        pile=tuple(CARD_BY_NAME[name] for name in view["pile"]),
+        to_move=view["to_move"],
+    )
+    return OtiGame.from_guess(
+        rules, position, known=[mask_of_names(cards) for cards in view["known_in_hand"]],
+        out=view["out"], again=view["play_again"], first_player=view["first_player"],
+    )
