@@ -2,7 +2,7 @@
 
     nice python bench/oti_strength.py [--games 400] [--workers 2] [--seed 1] [--only medium|hard]
 
-Plays 2-player games with the seats rotated over each deal (see ``bistrot.arena.oti``):
+Plays 2-player games with the seats rotated over each deal (see ``bistrot.arena.rotation``):
 
 * medium against easy: the aim is a win rate of at least 65%;
 * hard (default options: 0.5 s budget, early stop) against medium: at least 60%, and hard's
@@ -19,7 +19,8 @@ import argparse
 import json
 import time
 
-from bistrot.arena.oti import run_arena
+from bistrot.arena.rotation import run_arena
+from bistrot.games import get
 
 AIMS = {("medium", "easy"): 0.65, ("hard", "medium"): 0.60}
 HARD_MEDIAN_MS = 300.0
@@ -38,7 +39,8 @@ def main() -> None:
         if args.only and pair[0] != args.only:
             continue
         start = time.perf_counter()
-        result = run_arena(list(pair), args.games, players=2, seed=args.seed, workers=args.workers)
+        result = run_arena(get("oti"), list(pair), args.games, players=2, seed=args.seed,
+                           workers=args.workers)
         elapsed = time.perf_counter() - start
         first = pair[0]
         rate = result["win_rate"][first]

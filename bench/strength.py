@@ -56,6 +56,9 @@ def main() -> int:
         print(json.dumps({"pair": pair, **result}), flush=True)
         rate = result["match_win_rate"]
         low = result["token_diff"]["ci95"][0]
+        if rate is None:
+            aims.append(f"{pair}: no match finished in {args.deals} deals: play more to judge the aims")
+            continue
         if levels == ["medium", "easy"]:
             aims.append(f"medium vs easy: match win rate {rate:.3f} (aim >= 0.75): "
                         f"{'met' if rate >= 0.75 else 'NOT met'}")

@@ -26,7 +26,8 @@ ValueError: unknown game 'chess'; the games are omi, oti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -84,6 +85,8 @@ class GameEntry:
     """A module whose ``register(subparsers, entry)`` adds ``bistrot arena <name>``."""
     terminal: str | None = None
     """``"module:function"`` playing it in the terminal: ``function(rules, seed=, level=)``."""
+    terminal_help: str = ""
+    """One line saying what ``bistrot play <name>`` plays."""
     terminal_options: tuple[str, ...] = ()
     """Rules options that ``bistrot play <name>`` offers as flags of their own."""
     terminal_defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -179,6 +182,29 @@ def unregister(name: str) -> None:
     _REGISTRY.pop(name, None)
 
 
+@contextlib.contextmanager
+def registered(entry: GameEntry) -> Iterator[GameEntry]:
+    """Register ``entry`` for a ``with`` block only, then put back what was there (tests that
+    add a game of their own, or swap a game's computer player, use this).
+
+    >>> import dataclasses
+    >>> with registered(dataclasses.replace(get("oti"), name="oti2")):
+    ...     names()
+    ['omi', 'oti', 'oti2']
+    >>> names()
+    ['omi', 'oti']
+    """
+    before = _REGISTRY.get(entry.name)
+    register(entry)
+    try:
+        yield entry
+    finally:
+        if before is None:
+            unregister(entry.name)
+        else:
+            _REGISTRY[entry.name] = before
+
+
 def names() -> list[str]:
     """Every game's name, in the order registered."""
     return list(_REGISTRY)
@@ -211,6 +237,7 @@ register(
         winners=winner_is_a_side,
         arena="bistrot.arena.omi",
         terminal="bistrot.cli.play_omi:play_omi",
+        terminal_help="an Omi match: you and a computer partner against two",
         terminal_options=("target",),
         packages=("omi",),
         browser_bot_options={"hard": {"budget": 0.35}},
@@ -228,8 +255,9 @@ register(
             "hard": "bistrot.oti.bots.hard:HardOtiBot",
         },
         winners=winner_is_the_seat,
-        arena="bistrot.arena.oti",
+        arena="bistrot.arena.rotation",
         terminal="bistrot.cli.play_oti:play_oti",
+        terminal_help="an Oti game: you against 1 to 4 computer players",
         terminal_options=("players",),
         terminal_defaults={"players": 3},
         packages=("oti",),

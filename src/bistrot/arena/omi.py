@@ -30,11 +30,13 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bistrot import bots
 from bistrot.arena.stats import mean_ci95, median_max_ms, wilson_ci95
-from bistrot.cli.options import add_arena_arguments
+from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
+from bistrot.games import GameEntry
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.seeding import derive
 
@@ -91,14 +93,16 @@ def play_hand(
     n = rules.players
     game = OmiGame(rules, deal_seed(seed, index), first_dealer=(n - 1 + index) % n)
     first_side = seating
-    players = {}
+    players: dict[int, tuple[str, Any]] = {}
     for seat in range(n):
         spec = specs[0] if rules.side_of(seat) == first_side else specs[1]
         players[seat] = (spec.name, bot_factory(
             "omi", spec.level, seed=derive(seed, "arena-bot", index, seating, seat), **spec.options))
     think: dict[str, list[float]] = {spec.name: [] for spec in specs}
     while not game.results:
-        seat = game.to_move
+        mover = game.to_move
+        assert mover is not None  # a hand is played in turn until its result
+        seat = mover
         name, bot = players[seat]
         view = game.view(seat)
         start = time.perf_counter()
@@ -233,10 +237,10 @@ def run_arena(
 # ----------------------------------------------------------------------------- command line
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``bistrot arena omi``."""
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], entry: GameEntry) -> None:
+    """Add ``bistrot arena <entry.name>`` (``omi``)."""
     parser = subparsers.add_parser(
-        "omi", help="duplicate Omi between two bot levels",
+        entry.name, help=f"duplicate {entry.title} between two bot levels",
         description="Play each deal twice with the seats swapped, then report the token "
         "difference, the match win rate and think times of the first bot against the second.",
     )
@@ -248,25 +252,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         option_example="--option hard.budget=0.2 --option hard.samples=40",
         rule_example="--rule kapothi=announced",
     )
-    parser.set_defaults(run=_run)
+    parser.set_defaults(run=partial(_run, entry))
 
 
-def _run(args: argparse.Namespace) -> int:
-    from bistrot.cli.options import parse_bot_options, parse_rule_options
-
+def _run(entry: GameEntry, args: argparse.Namespace) -> int:
     try:
         levels = [b.strip() for b in args.bots.split(",")]
         for level in levels:
-            if ("omi", level) not in bots.REGISTRY:
-                raise ValueError(f"no Omi level {level!r}; levels: {', '.join(bots.available('omi'))}")
-        rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule)})
+            if level not in entry.levels:
+                raise ValueError(f"no {entry.title} level {level!r}; levels: {', '.join(entry.levels)}")
+        rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule, OmiRules)})
         options = parse_bot_options(args.option)
         if args.json:
             result = run_arena(levels, args.deals, args.seed, args.workers, rules, options)
         else:
             result = _run_with_progress(levels, args, rules, options)
     except ValueError as err:
-        raise SystemExit(f"bistrot arena omi: {err}") from None
+        raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
     if args.json:
         report = {k: result[k] for k in ("bots", "deals", "token_diff", "match_win_rate", "think_ms")}
         report["matches"] = result["matches"]

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``offline``."""
     from bistrot.server.offline import PYODIDE_VERSION
 

@@ -1,16 +1,39 @@
 """``NAME=VALUE`` options given on the command line, for rules (``--rule``) and bots (``--option``).
 
+Rules options are read through their :class:`~bistrot.ruleset.Option` when the rules class is
+known (``"on"`` for a bool, a whole number for an int); without it, or for a name the rules do not
+have (``from_dict`` then refuses it, naming the options), the value's look decides.
+
 >>> parse_rule_options(["players=3", "redeal_few_trumps=on", "direction=clockwise"])
 {'players': 3, 'redeal_few_trumps': True, 'direction': 'clockwise'}
+>>> from bistrot.oti import OtiRules
+>>> parse_rule_options(["play_to_last=1", "players=3"], OtiRules)
+{'play_to_last': True, 'players': 3}
+>>> parse_rule_options(["players=three"], OtiRules)
+Traceback (most recent call last):
+...
+ValueError: players must be a whole number, not 'three'
 >>> parse_bot_options(["hard.budget=0.2", "hard.samples=40", "medium.style=x"])
 {'hard': {'budget': 0.2, 'samples': 40}, 'medium': {'style': 'x'}}
+>>> rule_examples(OtiRules.options(), skip=("players",))
+'--rule ten_plays_again=on --rule voluntary_pickup=on'
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from bistrot.ruleset import Option
+
+
+class RulesSchema(Protocol):
+    """What parsing needs of a rules class (``OmiRules``): its options, described."""
+
+    def options(self) -> tuple[Option, ...]:
+        """Every option of the rules."""
+        ...
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, rule_example: str) -> None:
@@ -28,25 +51,51 @@ def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, ru
     )
 
 
-def parse_rule_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """Rules options with their types: on/off (true/false, yes/no) as booleans, digits as ints.
+def parse_rule_options(pairs: Sequence[str], rules: RulesSchema | None = None) -> dict[str, Any]:
+    """Rules options with their types, read by ``rules``' options where they name one.
 
-    The engines' ``Rules.from_dict`` then says which names and values are wrong.
+    Otherwise on/off (true/false, yes/no) are booleans and digits ints.  The engines'
+    ``Rules.from_dict`` then says which names and values are wrong.
     """
+    known = {o.name: o for o in rules.options()} if rules is not None else {}
     options: dict[str, Any] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"a rules option is NAME=VALUE, not {pair!r}")
-        if value.lower() in ("on", "true", "yes"):
-            options[name] = True
-        elif value.lower() in ("off", "false", "no"):
-            options[name] = False
-        elif value.isdigit():
-            options[name] = int(value)
-        else:
-            options[name] = value
+        option = known.get(name)
+        options[name] = option.parse(value) if option is not None else _guess(value)
     return options
+
+
+def _guess(value: str) -> Any:
+    if value.lower() in ("on", "true", "yes"):
+        return True
+    if value.lower() in ("off", "false", "no"):
+        return False
+    if value.isdigit():
+        return int(value)
+    return value
+
+
+def example_value(option: Option) -> Any:
+    """A value other than the default, to show how an option is written (the default if none).
+
+    >>> example_value(Option("kapothi", "choice", "three_tokens", ("three_tokens", "announced")))
+    'announced'
+    """
+    if option.type == "bool":
+        return not option.default
+    others = [choice for choice in (*option.choices, option.max, option.min)
+              if choice is not None and choice != option.default]
+    return others[0] if others else option.default
+
+
+def rule_examples(options: Iterable[Option], skip: Iterable[str] = (), count: int = 2) -> str:
+    """``--rule NAME=VALUE`` examples for the first ``count`` options not in ``skip``."""
+    skipped = set(skip)
+    shown = [o for o in options if o.name not in skipped][:count]
+    return " ".join(f"--rule {o.name}={o.text(example_value(o))}" for o in shown)
 
 
 def parse_bot_options(pairs: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
@@ -70,12 +70,12 @@ class TerminalTable:
             + f" (to {rules.target}{carry})"
         )
 
-    def show_trick(self, view: dict[str, Any], names: list[str]) -> None:
+    def show_trick(self, view: Mapping[str, Any], names: list[str]) -> None:
         if view["trick"]:
             played = "  ".join(f"{names[t['seat']]}: {styled(t['card'])}" for t in view["trick"])
             self.console.print(f"Trick: {played}")
 
-    def show_hand(self, view: dict[str, Any]) -> None:
+    def show_hand(self, view: Mapping[str, Any]) -> None:
         legal = {a[5:] for a in view["legal"] if a.startswith("play ")}
         shown = []
         for i, card in enumerate(view["hand"], 1):
@@ -120,7 +120,7 @@ class TerminalTable:
                 continue
             return action
 
-    def _to_action(self, answer: str, view: dict[str, Any]) -> str | None:
+    def _to_action(self, answer: str, view: Mapping[str, Any]) -> str | None:
         if view["phase"] == "trump":
             try:
                 return f"trump {SUIT_LETTERS[parse_suit(answer.removeprefix('trump ').strip())]}"
@@ -134,7 +134,7 @@ class TerminalTable:
             if not 1 <= index <= len(view["hand"]):
                 self.console.print(f"[yellow]choose a number from 1 to {len(view['hand'])}[/yellow]")
                 return None
-            return "play " + view["hand"][index - 1]
+            return "play " + str(view["hand"][index - 1])
         try:
             return "play " + str(Card.parse(answer.removeprefix("play ").strip()))
         except ValueError as err:
@@ -166,6 +166,7 @@ def play_omi(
             chooser = view["chooser"]
             console.print(f"{names[chooser]} choose{'' if chooser == HUMAN else 's'} trump.")
         seat = game.to_move
+        assert seat is not None  # a match is played in turn until it is over
         if seat == HUMAN:
             screen.show_trick(view, names)
             screen.show_hand(view)
@@ -186,12 +187,14 @@ def play_omi(
         after = game.view(HUMAN)
         if len(after["tricks"]) > tricks_seen or len(after["results"]) > results_seen:
             last = after["last_trick"]
+            assert last is not None  # a trick was just completed
             tricks_seen = len(after["tricks"])
             verb = "win" if last["winner"] == HUMAN else "wins"
             console.print(f"  → {names[last['winner']]} {verb} the trick.")
         if len(after["results"]) > results_seen:
             results_seen = len(after["results"])
             _show_result(console, rules, after["results"][-1], after["tokens"], names)
+    assert game.winner is not None
     winner = side_label(rules, game.winner, names)
     console.rule("Match over")
     verb = "wins" if rules.players == 3 and game.winner != HUMAN else "win"
@@ -200,7 +203,7 @@ def play_omi(
     return 0
 
 
-def _show_result(console: Console, rules: OmiRules, result: dict[str, Any], tokens: list[int],
+def _show_result(console: Console, rules: OmiRules, result: Mapping[str, Any], tokens: list[int],
                  names: list[str]) -> None:
     tricks = " - ".join(str(t) for t in result["tricks"])
     if result["side"] is None:

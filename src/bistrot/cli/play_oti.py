@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
@@ -39,7 +39,7 @@ def styled_list(cards: list[str]) -> str:
     return " ".join(styled(c) for c in cards) or "-"
 
 
-def describe(event: dict[str, Any], names: list[str]) -> str:
+def describe(event: Mapping[str, Any], names: list[str]) -> str:
     """One public event of the game, in words.
 
     >>> describe({"seat": 1, "action": "play 7S 7H", "cards": ["7S", "7H"], "from": "hand",
@@ -87,7 +87,7 @@ class TerminalTable:
         self.ask = ask
         self.names = names
 
-    def show_table(self, view: dict[str, Any]) -> None:
+    def show_table(self, view: Mapping[str, Any]) -> None:
         for seat in range(1, view["players"]):
             status = " (out)" if seat in view["out"] else ""
             self.console.print(
@@ -140,7 +140,7 @@ class TerminalTable:
                 continue
             return action
 
-    def _to_action(self, answer: str, view: dict[str, Any]) -> str | None:
+    def _to_action(self, answer: str, view: Mapping[str, Any]) -> str | None:
         lowered = answer.lower()
         shortcuts = {"p": "pickup", "f": "flip", "r": "ready"}
         if lowered in shortcuts:
@@ -207,7 +207,9 @@ def play_oti(
     catch_up()
     started = False
     while not game.is_over:
-        seat = HUMAN if game.phase == "swap" else game.to_move
+        mover = HUMAN if game.phase == "swap" else game.to_move
+        assert mover is not None  # play goes in turn once the swaps are done
+        seat = mover
         if seat == HUMAN:
             console.rule()
             screen.show_table(game.view(HUMAN))
@@ -220,10 +222,12 @@ def play_oti(
         if not started and game.phase != "swap":
             started = True
             first = game.first_player
+            assert first is not None
             s = "" if first == HUMAN else "s"
             console.print(f"{names[first]} hold{s} the lowest card and start{s}.")
     console.rule("Game over")
     view = game.view(HUMAN)
+    assert game.winner is not None
     winner = names[game.winner]
     console.print(f"[bold]{winner} {'win' if game.winner == HUMAN else 'wins'}![/bold]")
     if rules.play_to_last:

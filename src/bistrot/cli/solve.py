@@ -20,7 +20,7 @@ from bistrot.omi.rules import HAND_SIZE, OmiRules
 USAGE_ERROR = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``solve``."""
     parser = subparsers.add_parser(
         "solve",
