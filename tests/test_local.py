@@ -135,12 +135,12 @@ def test_each_seat_is_sent_exactly_its_own_view(game, seed, data):
         out += act(room, f"c{seat}", action, n)
     # The engine's views at every seq, from a game replayed apart from the table.
     audiences = [*range(players), None]
-    game = table.replayed(0)
+    game = table.rebuilt(0)
     expected = {}
     for seq in range(table.seq + 1):
         if seq:
-            event = table.events[seq - 1]
-            game.apply(event.action, seat=event.seat)
+            event = table.history[seq - 1]
+            game.apply(event.action, seat=event.actor)
         expected[seq] = {a: (game.view(a), game.legal_actions(a) if a is not None else [], game.is_over)
                          for a in audiences}
     checked = 0
@@ -153,16 +153,16 @@ def test_each_seat_is_sent_exactly_its_own_view(game, seed, data):
         assert {k: v for k, v in view.items() if k not in HOST_KEYS} == {
             k: v for k, v in engine_view.items() if k != "legal"
         }
-        human = seat is not None and table.seats[seat].kind == "human"
+        human = seat is not None and table.seats[seat].record.kind == "human"
         assert view["legal"] == (legal if human and not over else [])
         if not over:  # the seed (or its deal code) would reveal every hand
             assert "deal_code" not in view and "seed" not in view
-            assert dealcode.encode(table.seed) not in json.dumps(view)
+            assert dealcode.encode(table.table.seed) not in json.dumps(view)
         checked += 1
     assert checked
     summary = table.summary()
     assert not {"seed", "actions", "deal_code"} & set(summary)
-    assert dealcode.encode(table.seed) not in json.dumps(summary)
+    assert dealcode.encode(table.table.seed) not in json.dumps(summary)
 
 
 # ------------------------------------------------------------------ the protocol's details
@@ -248,7 +248,7 @@ def test_computer_moves_are_seeded_like_the_servers_and_use_the_browser_budget(c
     assert room.bot_choose(table, turn["seq"] + 1) is None, "a move for a seq already gone is dropped"
     assert room.bot_play(table, turn["seq"] + 1, chosen) == []
     out = room.bot_play(table, turn["seq"], chosen)
-    assert room.tables[table].events[-1].by == "computer" and out == []  # nobody connected yet
+    assert room.tables[table].history[-1].by == "computer" and out == []  # nobody connected yet
     assert BROWSER_BOT_OPTIONS[("omi", "hard")]["budget"] < 0.5
     # Cards too, with the smaller budget: the bot really chose (no fallback to the first legal action).
     while room.tables[table].game.phase != "play" or room.bot_turn(table) is None:
@@ -258,7 +258,7 @@ def test_computer_moves_are_seeded_like_the_servers_and_use_the_browser_budget(c
         else:
             room.tables[table].commit(1, game.legal_actions(1)[0], "human", None)
     room.bot_step(table, room.tables[table].seq)
-    assert room.tables[table].events[-1].action.startswith("play ")
+    assert room.tables[table].history[-1].action.startswith("play ")
     assert capsys.readouterr().err == ""
 
 
@@ -294,8 +294,9 @@ def test_rematch_keeps_the_seats_deals_anew_and_tells_the_old_table():
     assert [m["view"]["table"]["rematch"] for _, m in out] == [new]
     assert room.rematch(old)[0] == new, "asking again gives the same table"
     a, b = room.tables[old], room.tables[new]
-    assert [(s.kind, s.level) for s in a.seats] == [(s.kind, s.level) for s in b.seats]
-    assert b.seed != a.seed and b.rules == a.rules
+    kinds = [[(s.record.kind, s.record.level) for s in t.seats] for t in (a, b)]
+    assert kinds[0] == kinds[1]
+    assert b.table.seed != a.table.seed and b.rules == a.rules
 
 
 # ------------------------------------------------------------------ saved games

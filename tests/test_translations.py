@@ -300,7 +300,7 @@ def all_codes() -> dict[str, list[str]]:
 
 def test_the_code_finder_finds_codes() -> None:
     found, unreadable, makers = python_codes()
-    assert {"IllegalAction", "ApiError", "BadMessage", "LocalError", "reject"} <= makers
+    assert {"IllegalAction", "ApiError", "BadMessage", "TableError", "reject"} <= makers
     known = {"revoke", "not_your_turn", "bad_json", "too_large", "unknown_table", "storage_error"}
     assert known <= set(found)
     assert {"network", "offline_error", "invalid"} <= set(js_codes())

@@ -8,10 +8,12 @@ message a connection is sent is what ``bistrot serve`` would send to that seat (
 play with the same bots as online, seeded the same way (the table's seed, the seat, the seq), so
 a given deal gets the same computer play on both.
 
-Modes: ``computer`` and ``hotseat`` (``friends`` tables need the server).  Nothing here does I/O:
-the host (the worker) stores :meth:`LocalTable.record` after each change and waits for the
-computer's pause; :meth:`LocalTable.record` holds the seed and the actions, so it is the host's
-to keep and is never sent to a seat.
+A table here is the same table core as on the server (:mod:`bistrot.tablecore`), hosted with no
+secrets and no grace period; this module only keeps the connections of the page and the saved
+form of a game.  Modes: ``computer`` and ``hotseat`` (``friends`` tables need the server).
+Nothing here does I/O: the worker stores :meth:`LocalTable.record` after each change and waits
+for the computer's pause; the record holds the seed and the actions, so it is the worker's to
+keep and is never sent to a seat.
 
 >>> room = LocalRoom()
 >>> made = room.create({"game": "omi", "mode": "computer", "level": "easy", "bot_delay_ms": 0})
@@ -45,220 +47,85 @@ True
 from __future__ import annotations
 
 import json
-import secrets
 import sys
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from importlib import import_module
+from collections.abc import Mapping
 from typing import Any
 
-from bistrot import bots, dealcode
-from bistrot.errors import IllegalAction
-from bistrot.seeding import derive
-from bistrot.wire import (
-    BadMessage,
-    ack,
-    last_action,
-    parse_client_message,
-    peek_id,
-    pong,
-    reject,
-    state_message,
-)
+from bistrot import bots, games
+from bistrot.tablecore.core import Commit, Proposal, TableCore
+from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.plan import OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
+from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
+from bistrot.wire import peek_id, reject
 
-HUMAN, COMPUTER = "human", "computer"
-PLAYING, OVER = "playing", "over"
 MODES = ("computer", "hotseat")
-DEFAULT_LEVEL = "medium"
 DEFAULT_BOT_DELAY_MS = 700
 REPLAY_LIMIT = 64
-REJECTS_KEPT = 256
 RECORD_VERSION = 1
-MAX_MESSAGE_BYTES = 4096
+ID_PREFIX = "local-"
 
-#: game name -> (module, game class, rules class), as the server's games.
-ENGINES: dict[str, tuple[str, str, str]] = {
-    "omi": ("bistrot.omi", "OmiGame", "OmiRules"),
-    "oti": ("bistrot.oti", "OtiGame", "OtiRules"),
-}
+LocalError = TableError
+"""A table that cannot be opened or found: ``code`` for programs, the message for people."""
 
 #: Smaller time budgets for the search bots in the browser, where Python runs under WebAssembly
-#: and the double-dummy solver is the built-in Python one: the computer answers quickly and
-#: still only ever chooses among the legal actions of its own view.
-BROWSER_BOT_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {
-    ("omi", "hard"): {"budget": 0.35},
-    ("oti", "hard"): {"time_budget": 0.35},
+#: and the double-dummy solver is the built-in Python one (each game's registry entry says).
+BROWSER_BOT_OPTIONS: dict[tuple[str, str], Mapping[str, Any]] = {
+    (entry.name, level): options
+    for entry in games.all_games()
+    for level, options in entry.browser_bot_options.items()
 }
 
 Out = list[tuple[str, dict[str, Any]]]
 """Messages to deliver: ``(connection id, message)`` pairs, in order."""
 
-
-class LocalError(Exception):
-    """A table that cannot be opened or found: ``code`` for programs, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+_DEFAULTS = PlanDefaults(
+    bot_delay_ms=DEFAULT_BOT_DELAY_MS, grace_s=0.0, modes=MODES, secrets=False, id_prefix=ID_PREFIX
+)
 
 
-def _engine(game: str) -> tuple[Any, Any]:
-    if game not in ENGINES:
-        raise LocalError("unknown_game", f"unknown game {game!r}; the games are {', '.join(ENGINES)}")
-    module_name, game_name, rules_name = ENGINES[game]
-    module = import_module(module_name)
-    return getattr(module, game_name), getattr(module, rules_name)
+class LocalTable(TableCore):
+    """One table of this device: the table core with no secrets and no grace period; build with
+    :meth:`create` or :meth:`from_record`."""
 
-
-def _text(entry: str | tuple[int, str] | list[Any]) -> str:
-    return entry if isinstance(entry, str) else str(entry[1])
-
-
-def new_table_id() -> str:
-    """A fresh id for a table of this device (``local-`` and 16 random characters)."""
-    return "local-" + secrets.token_urlsafe(12)
-
-
-@dataclass
-class Seat:
-    """One seat: a person on this device or a computer player of ``level``."""
-
-    seat: int
-    kind: str
-    level: str | None = None
-    name: str | None = None
-
-
-@dataclass
-class Event:
-    """One stored action: seq, the seat that took it, its text, ``by`` whom, the client's id key."""
-
-    seq: int
-    seat: int
-    action: str
-    by: str
-    key: str | None = None
-
-
-@dataclass
-class LocalTable:
-    """One table of this device; build with :meth:`create` or :meth:`from_record`."""
-
-    id: str
-    game_name: str
-    mode: str
-    rules: Any
-    seed: int
-    seats: list[Seat]
-    bot_delay_ms: int = DEFAULT_BOT_DELAY_MS
-    events: list[Event] = field(default_factory=list)
-    rematch: str | None = None
-    created: float = 0.0
-    game: Any = None
-    acks: dict[tuple[int, str], int] = field(default_factory=dict)
-    rejects: dict[int, OrderedDict[str, dict[str, Any]]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        game_class, _ = _engine(self.game_name)
-        self.game = game_class.new(self.rules, self.seed)
-        for event in self.events:
-            self.game.apply(event.action, seat=event.seat)
-            if event.key is not None:
-                self.acks[(event.seat, event.key)] = event.seq
-        self.rejects = {s.seat: OrderedDict() for s in self.seats}
-
-    # ------------------------------------------------------------------ making and saving
+    def __init__(self, stored: StoredTable) -> None:
+        super().__init__(stored, local=True, replay_limit=REPLAY_LIMIT)
+        if self.game.is_over:
+            self.table.status = OVER
 
     @classmethod
-    def create(cls, request: dict[str, Any], table_id: str | None = None, created: float = 0.0) -> LocalTable:
-        """A new table from the body ``POST /api/tables`` would take (friends tables excepted).
+    def create(cls, request: dict[str, Any], created: float = 0.0) -> LocalTable:
+        """A new table from the body ``POST /api/tables`` would take, refused with the server's
+        codes (and ``needs_network`` for a friends table)."""
+        plan = plan_table(request, _DEFAULTS, now=created)
+        return cls(StoredTable(plan.table, plan.seats))
 
-        Refusals raise :class:`LocalError` with the server's codes (``bad_rules``,
-        ``bad_level``, ``bad_seat``, ``bad_seed``, ``unknown_game``), and ``needs_network`` for a
-        friends table.
-        """
-        if not isinstance(request, dict):
-            raise LocalError("bad_request", "a table request is an object")
-        game_name = request.get("game")
-        if not isinstance(game_name, str):
-            raise LocalError("unknown_game", "the request names no game")
-        _, rules_class = _engine(game_name)
-        mode = request.get("mode") or "computer"
-        if mode == "friends":
-            raise LocalError("needs_network", "a table with friends needs the network: play offline "
-                             "against the computer or in hot seat")
-        if mode not in MODES:
-            raise LocalError("bad_request", f"mode is computer or hotseat, not {mode!r}")
-        try:
-            rules = rules_class.from_dict(dict(request.get("rules") or {}))
-        except (ValueError, TypeError) as err:
-            raise LocalError("bad_rules", str(err)) from None
-        players = int(rules.players)
-        try:
-            seed = dealcode.seed_from(request.get("seed"))
-        except (ValueError, TypeError) as err:
-            raise LocalError("bad_seed", str(err)) from None
-        levels = bots.available(game_name)
-        level = request.get("level")
-        raw_bots = request.get("bots") or {}
-        try:
-            per_seat = {int(s): lv for s, lv in dict(raw_bots).items()}
-        except (ValueError, TypeError):
-            raise LocalError("bad_seat", "bots maps seat numbers to levels") from None
-        for wanted in [level, *per_seat.values()]:
-            if wanted is not None and wanted not in levels:
-                raise LocalError(
-                    "bad_level",
-                    f"there is no {wanted} computer player for {game_name}; levels: {', '.join(levels)}",
-                )
-        default_level = level or (DEFAULT_LEVEL if DEFAULT_LEVEL in levels else levels[-1])
-        for seat in per_seat:
-            if not 0 <= seat < players:
-                raise LocalError("bad_seat", f"seats are numbered 0 to {players - 1}, not {seat}")
-        if mode == "computer":
-            human = request.get("seat", 0)
-            if not isinstance(human, int) or not 0 <= human < players:
-                raise LocalError("bad_seat", f"seats are numbered 0 to {players - 1}, not {human}")
-            if human in per_seat:
-                raise LocalError("bad_seat", f"seat {human} is your seat, it cannot be a computer player")
-            kinds = {s: COMPUTER for s in range(players) if s != human} | {human: HUMAN}
-        else:
-            kinds = {s: COMPUTER if s in per_seat else HUMAN for s in range(players)}
-            if HUMAN not in kinds.values():
-                raise LocalError("bad_seat", "a hot-seat table needs at least one human seat")
-        delay = request.get("bot_delay_ms")
-        if delay is None:
-            delay = DEFAULT_BOT_DELAY_MS
-        if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= 10_000:
-            raise LocalError("bad_request", "bot_delay_ms is a whole number of milliseconds from 0 to 10000")
-        name = request.get("name")
-        first_human = min(s for s, k in kinds.items() if k == HUMAN)
-        seats = [
-            Seat(s, HUMAN, None, name if s == first_human and isinstance(name, str) else None)
-            if kinds[s] == HUMAN
-            else Seat(s, COMPUTER, per_seat.get(s, default_level))
-            for s in range(players)
-        ]
-        return cls(table_id or new_table_id(), game_name, mode, rules, seed, seats, delay, created=created)
+    def commit(self, seat: int, action: str, by: str, key: str | None) -> list[EventRecord]:
+        """Apply and keep ``action`` for ``seat`` at once (the worker stores right after);
+        :class:`IllegalAction` leaves everything unchanged."""
+        commit = self.prepare(Proposal(seat, action, by, key), 0.0)
+        self.confirm(commit)
+        return commit.events
+
+    # ------------------------------------------------------------------ the saved form
 
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild the table: rules, **seed**, seats and actions.
 
         This is what the device stores; it reveals every hand, so it is never sent to a seat.
         """
+        t = self.table
         return {
             "version": RECORD_VERSION,
-            "id": self.id,
-            "game": self.game_name,
-            "mode": self.mode,
+            "id": t.id,
+            "game": t.game,
+            "mode": t.mode,
             "rules": self.rules.to_dict(),
-            "seed": str(self.seed),  # a text: the seed has up to 55 bits, more than a JavaScript number holds
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name} for s in self.seats],
-            "bot_delay_ms": self.bot_delay_ms,
-            "actions": [[e.seat, e.action, e.by, e.key] for e in self.events],
-            "rematch": self.rematch,
-            "created": self.created,
+            "seed": str(t.seed),  # a text: the seed has up to 64 bits, more than a JavaScript number holds
+            "seats": self._seat_list(),
+            "bot_delay_ms": t.bot_delay_ms,
+            "actions": [[e.actor, e.action, e.by, e.client_id] for e in self.history],
+            "rematch": t.rematch,
+            "created": t.created_at,
         }
 
     @classmethod
@@ -267,154 +134,56 @@ class LocalTable:
         if record.get("version") != RECORD_VERSION:
             version = record.get("version")
             raise LocalError("bad_record", f"a saved game of version {version!r} cannot be read")
-        _, rules_class = _engine(record["game"])
         try:
+            entry = games.get(record["game"])
+            rules = entry.rules_from_dict(record["rules"])
             events = [
-                Event(i, int(seat), str(action), str(by), key)
+                EventRecord(i, int(seat), str(action), str(by), key, 0.0)
                 for i, (seat, action, by, key) in enumerate(record["actions"], 1)
             ]
-            return cls(
-                record["id"],
-                record["game"],
-                record["mode"],
-                rules_class.from_dict(record["rules"]),
-                int(record["seed"]),
-                [Seat(int(s["seat"]), s["kind"], s.get("level"), s.get("name")) for s in record["seats"]],
-                int(record.get("bot_delay_ms", DEFAULT_BOT_DELAY_MS)),
-                events,
-                record.get("rematch"),
-                float(record.get("created", 0.0)),
+            seats = [
+                SeatRecord(int(s["seat"]), s["kind"], s.get("level"), None, s.get("name"))
+                for s in record["seats"]
+            ]
+            table = TableRecord(
+                id=record["id"],
+                game=entry.name,
+                mode=record["mode"],
+                rules=rules.to_dict(),
+                seed=int(record["seed"]),
+                level=entry.default_level,
+                bot_delay_ms=int(record.get("bot_delay_ms", DEFAULT_BOT_DELAY_MS)),
+                grace_s=0.0,
+                status=PLAYING,  # until the replayed game says it is over
+                invite_hash=None,
+                watch_hash="",
+                created_at=float(record.get("created", 0.0)),
+                seq=len(events),
+                rematch=record.get("rematch"),
             )
+            return cls(StoredTable(table, seats, events))
         except (KeyError, TypeError, ValueError) as err:  # IllegalAction is a ValueError
             raise LocalError("bad_record", f"this saved game cannot be replayed: {err}") from None
 
     def summary(self) -> dict[str, Any]:
         """What a list of saved games shows: no card, no seed."""
+        t = self.table
         return {
-            "id": self.id,
-            "game": self.game_name,
-            "mode": self.mode,
-            "status": self.status,
+            "id": t.id,
+            "game": t.game,
+            "mode": t.mode,
+            "status": t.status,
             "seq": self.seq,
-            "players": len(self.seats),
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name} for s in self.seats],
-            "created": self.created,
+            "players": self.players,
+            "seats": self._seat_list(),
+            "created": t.created_at,
         }
 
-    # ------------------------------------------------------------------ facts
-
-    @property
-    def seq(self) -> int:
-        """Actions stored so far."""
-        return len(self.events)
-
-    @property
-    def status(self) -> str:
-        """``playing`` or ``over`` (a table of this device never waits for players)."""
-        return OVER if self.game.is_over else PLAYING
-
-    def humans(self) -> list[int]:
-        """The seats played by people on this device."""
-        return [s.seat for s in self.seats if s.kind == HUMAN]
-
-    def seats_info(self, audience: int | None, present: bool) -> list[dict[str, Any]]:
-        """The ``seats`` of a view; ``present``: the page has a connection to this table."""
+    def _seat_list(self) -> list[dict[str, Any]]:
         return [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "name": s.name,
-                "level": s.level,
-                "connected": s.kind == COMPUTER or present,
-                "away": False,
-                "you": audience == s.seat,
-            }
+            {"seat": s.record.seat, "kind": s.record.kind, "level": s.record.level, "name": s.record.name}
             for s in self.seats
         ]
-
-    def table_info(self) -> dict[str, Any]:
-        """The ``table`` of a view (``local``: this table lives on this device)."""
-        return {
-            "id": self.id,
-            "game": self.game_name,
-            "mode": self.mode,
-            "status": self.status,
-            "rematch": self.rematch,
-            "bot_delay_ms": self.bot_delay_ms,
-            "grace_s": 0,
-            "local": True,
-        }
-
-    def _legal(self, game: Any, audience: int | None) -> list[str]:
-        if audience is None or game.is_over or self.seats[audience].kind != HUMAN:
-            return []
-        return list(game.legal_actions(audience))
-
-    def state(
-        self, game: Any, seq: int, audience: int | None, last: Event | None, present: bool = True
-    ) -> dict[str, Any]:
-        """The ``state`` message for ``audience`` at ``seq`` (``game`` is the game at that seq)."""
-        shown = None if last is None else last_action(last.seq, last.seat, last.action, last.by)
-        return state_message(
-            game,
-            seq,
-            audience,
-            legal=self._legal(game, audience),
-            seats=self.seats_info(audience, present),
-            table=self.table_info(),
-            last=shown,
-        )
-
-    def replayed(self, upto: int) -> Any:
-        """The game after the first ``upto`` actions."""
-        game_class, _ = _engine(self.game_name)
-        game = game_class.new(self.rules, self.seed)
-        for event in self.events[:upto]:
-            game.apply(event.action, seat=event.seat)
-        return game
-
-    def catch_up(self, audience: int | None, since: int | None) -> list[dict[str, Any]]:
-        """What a connection opened with ``since`` is sent first (as the server: docs/protocol.md)."""
-        if since is None or not 0 <= since < self.seq or self.seq - since > REPLAY_LIMIT:
-            return [self.state(self.game, self.seq, audience, None)]
-        game = self.replayed(since)
-        out = []
-        for event in self.events[since:]:
-            game.apply(event.action, seat=event.seat)
-            out.append(self.state(game, event.seq, audience, event))
-        return out
-
-    # ------------------------------------------------------------------ changes
-
-    def commit(self, seat: int, action: str, by: str, key: str | None) -> list[Event]:
-        """Apply ``action`` for ``seat``; :class:`IllegalAction` leaves everything unchanged."""
-        before = len(self.game.actions)
-        self.game.apply(action, seat=seat)
-        texts = [_text(a) for a in self.game.actions[before:]]
-        if not texts:
-            raise RuntimeError(f"the {self.game_name} engine accepted {action!r} but logged no action")
-        events = [
-            Event(self.seq + i, seat, text, by, key if i == len(texts) else None)
-            for i, text in enumerate(texts, 1)
-        ]
-        self.events.extend(events)
-        if key is not None:
-            self.acks[(seat, key)] = self.seq
-        return events
-
-    def bot_turn(self) -> dict[str, Any] | None:
-        """The computer move due now: ``{"seat", "seq", "level", "seed"}``, or None."""
-        if self.game.is_over:
-            return None
-        for s in self.seats:
-            if s.kind == COMPUTER and self.game.legal_actions(s.seat):
-                return {
-                    "seat": s.seat,
-                    "seq": self.seq,
-                    "level": s.level,
-                    "seed": derive(self.seed, "bot", s.seat, self.seq),
-                }
-        return None
 
 
 class LocalRoom:
@@ -422,11 +191,11 @@ class LocalRoom:
 
     Every method returns the messages to deliver as ``(connection id, message)`` pairs.  The
     host stores :meth:`dirty` tables' records (it must do so before it delivers an ``ack``, as
-    the server stores before it acknowledges) and runs :meth:`bot_step` when
-    :meth:`LocalTable.bot_turn` says a computer seat is to play.
+    the server stores before it acknowledges) and runs :meth:`bot_step` when :meth:`bot_turn`
+    says a computer seat is to play.
     """
 
-    def __init__(self, bot_options: dict[tuple[str, str], dict[str, Any]] | None = None) -> None:
+    def __init__(self, bot_options: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> None:
         self.tables: dict[str, LocalTable] = {}
         self.conns: dict[str, tuple[str, int | None]] = {}
         self.bot_options = dict(bot_options or {})
@@ -440,17 +209,8 @@ class LocalRoom:
         table = LocalTable.create(request, created=created)
         self.tables[table.id] = table
         self._dirty.add(table.id)
-        return {
-            "table": table.id,
-            "game": table.game_name,
-            "mode": table.mode,
-            "status": table.status,
-            "seats": [{"seat": s, "token": None} for s in table.humans()],
-            "table_url": f"/t/{table.id}",
-            "join_url": None,
-            "watch_url": None,
-            "local": True,
-        }
+        answer = {k: v for k, v in _answer(table).items() if k not in ("invite", "watch")}
+        return {**answer, "local": True}
 
     def load(self, record: dict[str, Any]) -> LocalTable:
         """Bring a stored table back (replaying its actions), unless it is already here."""
@@ -462,15 +222,13 @@ class LocalRoom:
     def rematch(self, table_id: str, created: float = 0.0) -> tuple[str, Out]:
         """The same table again with a new deal; everyone at the old one is told where it is."""
         old = self._table(table_id)
-        if old.rematch is None:
-            new = LocalTable(
-                new_table_id(), old.game_name, old.mode, old.rules, dealcode.new_seed(),
-                [Seat(s.seat, s.kind, s.level, s.name) for s in old.seats], old.bot_delay_ms, created=created,
-            )
+        if old.table.rematch is None:
+            plan = plan_rematch(old.table, [s.record for s in old.seats], id_prefix=ID_PREFIX, now=created)
+            new = LocalTable(StoredTable(plan.table, plan.seats))
             self.tables[new.id] = new
-            old.rematch = new.id
             self._dirty.update((old.id, new.id))
-        return old.rematch, self._refresh(old)
+            return new.id, self._route(old.id, old.mark_rematch(new.id))
+        return old.table.rematch, self._route(old.id, old.broadcast())
 
     def dirty(self) -> list[dict[str, Any]]:
         """Records of the tables changed since the last call (to store), with their summaries."""
@@ -490,37 +248,22 @@ class LocalRoom:
     def connect(self, conn: str, table_id: str, seat: int | None, since: int | None = None) -> Out:
         """Open connection ``conn`` to seat ``seat`` (a human seat) and bring it up to date."""
         table = self._table(table_id)
-        if seat is not None and (seat not in table.humans()):
+        if seat is not None and seat not in table.humans():
             raise LocalError("bad_token", f"seat {seat} is not a seat of yours at this table")
-        first = not self._present(table_id)
+        out = self._route(table_id, table.connect(seat))  # before this connection is counted
         self.conns[conn] = (table_id, seat)
-        out: Out = []
-        if first:  # the players are back: everyone else sees them connected
-            out += [(c, m) for c, m in self._refresh(table) if c != conn]
-        out += [(conn, msg) for msg in table.catch_up(seat, since)]
-        return out
+        return out + [(conn, msg) for msg in table.catch_up(seat, since)]
 
     def disconnect(self, conn: str) -> None:
         """Forget connection ``conn``."""
-        self.conns.pop(conn, None)
+        found = self.conns.pop(conn, None)
+        if found is not None and found[0] in self.tables:
+            self.tables[found[0]].disconnect(found[1])
 
-    def _present(self, table_id: str) -> bool:
-        return any(t == table_id for t, _ in self.conns.values())
-
-    def _audience(self, table_id: str) -> list[tuple[str, int | None]]:
-        return [(c, seat) for c, (t, seat) in self.conns.items() if t == table_id]
-
-    def _refresh(self, table: LocalTable) -> Out:
-        return [(c, table.state(table.game, table.seq, seat, None)) for c, seat in self._audience(table.id)]
-
-    def _publish(self, table: LocalTable, events: list[Event]) -> Out:
-        out: Out = []
-        audience = self._audience(table.id)
-        for event in events[:-1]:  # one state per seq, as the server
-            game = table.replayed(event.seq)
-            out += [(c, table.state(game, event.seq, seat, event)) for c, seat in audience]
-        out += [(c, table.state(table.game, table.seq, seat, events[-1])) for c, seat in audience]
-        return out
+    def _route(self, table_id: str, out: list[tuple[int | None, dict[str, Any]]]) -> Out:
+        """Each message to every connection of its audience."""
+        conns = [(c, seat) for c, (t, seat) in self.conns.items() if t == table_id]
+        return [(c, msg) for audience, msg in out for c, seat in conns if seat == audience]
 
     # ------------------------------------------------------------------ messages
 
@@ -530,46 +273,28 @@ class LocalRoom:
             return [(conn, reject(peek_id(text), "closed", "this connection is closed"))]
         table_id, seat = self.conns[conn]
         table = self._table(table_id)
-        if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
-            return [(conn, reject(None, "too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes"))]
-        try:
-            msg = parse_client_message(text)
-        except BadMessage as err:
-            return [(conn, reject(err.id, err.code, err.message))]
-        if msg.type == "ping":
-            return [(conn, pong(msg.id, table.seq))]
-        if msg.type == "sync":
-            return [(conn, table.state(table.game, table.seq, seat, None))]
-        if seat is None:
-            return [(conn, reject(msg.id, "spectator", "spectators watch; they cannot act"))]
-        if msg.seat is not None and msg.seat != seat:
-            text = f"this connection holds seat {seat}, not seat {msg.seat}"
-            return [(conn, reject(msg.id, "not_your_seat", text))]
-        assert msg.key is not None and msg.action is not None
-        acked = table.acks.get((seat, msg.key))
-        if acked is not None:
-            return [(conn, ack(msg.id, acked))]
-        old = table.rejects[seat].get(msg.key)
-        if old is not None:
-            return [(conn, old)]
-        try:
-            events = table.commit(seat, msg.action, HUMAN, msg.key)
-        except IllegalAction as err:
-            answer = reject(msg.id, err.code, str(err))
-            kept = table.rejects[seat]
-            kept[msg.key] = answer
-            if len(kept) > REJECTS_KEPT:
-                kept.popitem(last=False)
-            return [(conn, answer)]
+        step = table.receive(seat, text)
+        out: Out = [(conn, msg) for msg in step.replies]
+        if step.proposal is None:
+            return out
+        proposed = table.propose(step.proposal, 0.0)
+        if not isinstance(proposed, Commit):
+            return [*out, (conn, proposed)]
+        answer, published = table.confirm(proposed)  # the worker stores before it delivers
         self._dirty.add(table.id)
-        return [(conn, ack(msg.id, table.seq)), *self._publish(table, events)]
+        if answer is not None:
+            out.append((conn, answer))
+        return out + self._route(table_id, published)
 
     # ------------------------------------------------------------------ computer seats
 
     def bot_turn(self, table_id: str) -> dict[str, Any] | None:
-        """The computer move due at this table now (see :meth:`LocalTable.bot_turn`)."""
+        """The computer move due at this table now: ``{"seat", "seq", "level", "seed"}``, or None."""
         table = self.tables.get(table_id)
-        return None if table is None else table.bot_turn()
+        turn = None if table is None else table.bot_turn()
+        if turn is None:
+            return None
+        return {"seat": turn.seat, "seq": turn.seq, "level": turn.level, "seed": turn.seed}
 
     def bot_choose(self, table_id: str, seq: int) -> str | None:
         """The action the computer seat due at seq ``seq`` chooses (nothing is changed yet).
@@ -579,36 +304,49 @@ class LocalRoom:
         """
         table = self.tables.get(table_id)
         turn = None if table is None else table.bot_turn()
-        if table is None or turn is None or turn["seq"] != seq:
+        if table is None or turn is None or turn.seq != seq:
             return None
-        seat, level = turn["seat"], turn["level"]
-        view = table.game.view(seat)  # what the server's computer players see: the seat's view
-        options = self.bot_options.get((table.game_name, level), {})
+        options = self.bot_options.get((table.table.game, turn.level), {})
         try:
-            action = bots.make_bot(table.game_name, level, seed=turn["seed"], **options).act(view)
+            action = bots.make_bot(table.table.game, turn.level, seed=turn.seed, **options).act(turn.view)
         except Exception as err:  # a faulty bot never stalls the table: it plays its first legal action
-            print(f"bistrot: the {level} computer player failed at seq {seq} ({err!r}); "
+            print(f"bistrot: the {turn.level} computer player failed at seq {seq} ({err!r}); "
                   "it plays its first legal action", file=sys.stderr)  # the browser's console
-            action = view["legal"][0]
+            action = turn.view["legal"][0]
         return str(action)
 
     def bot_play(self, table_id: str, seq: int, action: str) -> Out:
         """Play ``action`` for the computer seat due at seq ``seq``; nothing if the table moved on."""
         table = self.tables.get(table_id)
         turn = None if table is None else table.bot_turn()
-        if table is None or turn is None or turn["seq"] != seq:
+        if table is None or turn is None or turn.seq != seq:
             return []
-        try:
-            events = table.commit(turn["seat"], action, COMPUTER, None)
-        except IllegalAction:  # cannot happen with the registered bots; never stall the table
-            events = table.commit(turn["seat"], table.game.legal_actions(turn["seat"])[0], COMPUTER, None)
+        proposal = table.bot_proposal(turn, action)
+        if proposal is None:
+            return []
+        commit = table.propose(proposal, 0.0)
+        assert isinstance(commit, Commit), "a legal computer move is always applied"
         self._dirty.add(table.id)
-        return self._publish(table, events)
+        return self._route(table_id, table.confirm(commit)[1])
 
     def bot_step(self, table_id: str, seq: int) -> Out:
         """:meth:`bot_choose` then :meth:`bot_play` at once (the host waits between them)."""
         action = self.bot_choose(table_id, seq)
         return [] if action is None else self.bot_play(table_id, seq, action)
+
+
+def _answer(table: LocalTable) -> dict[str, Any]:
+    t = table.table
+    return {
+        "table": t.id,
+        "game": t.game,
+        "mode": t.mode,
+        "status": t.status,
+        "seats": [{"seat": s, "token": None} for s in table.humans()],
+        "table_url": f"/t/{t.id}",
+        "join_url": None,
+        "watch_url": None,
+    }
 
 
 class JsonRoom:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from server_harness import BlockingBot, Client, ThreadServer, make_settings, open_table
 
-from bistrot import bots
+from bistrot import games
 
 
-def test_a_slow_computer_player_never_stalls_other_tables(tmp_path, monkeypatch):
-    monkeypatch.setitem(bots.REGISTRY, ("omi", "hard"), "server_harness:BlockingBot")
+def test_a_slow_computer_player_never_stalls_other_tables(tmp_path):
+    omi = games.get("omi")
+    slow_omi = dataclasses.replace(omi, bots={**omi.bots, "hard": "server_harness:BlockingBot"})
+    with games.registered(slow_omi):
+        a_slow_computer_player_never_stalls_other_tables(tmp_path)
+
+
+def a_slow_computer_player_never_stalls_other_tables(tmp_path):
     BlockingBot.release.clear()
     BlockingBot.started.clear()
     with ThreadServer(make_settings(tmp_path, bot_workers=2)) as server:

@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 from server_harness import Client, ThreadServer, drain, make_settings, open_table
 
 from bistrot import dealcode
+from bistrot import games as registry
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES
-from bistrot.server.games import available_games, get_game
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([SHDC♠♥♦♣])(?![0-9A-Za-z])")
 SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -97,7 +97,7 @@ def table_strategy() -> st.SearchStrategy[dict[str, Any]]:
         }
     )
     games = [omi]
-    if "oti" in available_games():
+    if "oti" in registry.names():
         games.append(
             st.fixed_dictionaries(
                 {
@@ -152,7 +152,7 @@ def find_mover(clients: dict[int, Client], timeout: float = 10.0) -> Client | No
     ops=OPS,
 )
 def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed, computers, ops):
-    game_spec = get_game(spec["game"])
+    game_spec = registry.get(spec["game"])
     rules = game_spec.rules_from_dict(spec["rules"])
     players = game_spec.players(rules)
     bots = {str(s): "easy" for s in computers if s < players and s != 0}
@@ -213,11 +213,11 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
         c.close()
 
     events = stored_events(room.settings.db, tid)
-    games = [game_spec.new(rules, seed)]
+    played = [game_spec.game_class().new(rules, seed)]
     for _, actor, action, _ in events:
-        step = games[-1].copy()
+        step = played[-1].copy()
         step.apply(action, seat=actor)
-        games.append(step)
+        played.append(step)
     code = dealcode.encode(seed)
 
     checked = 0
@@ -227,7 +227,7 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
             text = json.dumps(message, ensure_ascii=False)
             if message["type"] == "state":
                 seq = message["seq"]
-                game = games[seq]
+                game = played[seq]
                 view = dict(message["view"])
                 expected = game.view(audience)
                 assert {k: v for k, v in view.items() if k not in SERVER_KEYS} == {
@@ -252,5 +252,5 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
                 assert code not in text
                 if seq is not None:
                     mine = cards_in(sent[id(c)].get(message.get("id"), ""))
-                    assert not (cards_in(message) - mine) & hidden(games[seq], audience), message
+                    assert not (cards_in(message) - mine) & hidden(played[seq], audience), message
     assert checked >= len(audiences)

@@ -25,13 +25,13 @@ from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.protocol import (
-    GameList,
     ApiError,
     ChallengeInfo,
     ChallengeLink,
     CreatedTable,
     CreateTable,
     ErrorBody,
+    GameList,
     Health,
     Joined,
     JoinTable,
@@ -45,6 +45,7 @@ from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage
+from bistrot.tablecore.errors import TableError
 
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
@@ -103,8 +104,8 @@ def create_app(
 
 
 def _add_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def api_error(_request: Request, err: ApiError) -> JSONResponse:
+    @app.exception_handler(TableError)
+    async def api_error(_request: Request, err: TableError) -> JSONResponse:
         return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
 
     @app.exception_handler(RequestValidationError)

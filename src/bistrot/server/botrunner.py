@@ -9,8 +9,6 @@ lock the server needs; a thread pool is the lighter option for tests and small m
 >>> game = OmiGame.new(OmiRules(), seed=1)
 >>> choose("omi", "easy", 7, game.view(game.to_move)) in game.legal_actions()
 True
->>> fallback_level("omi", "medium") in ("easy", "medium")
-True
 """
 
 from __future__ import annotations
@@ -30,18 +28,6 @@ from bistrot import bots
 def choose(game: str, level: str, seed: int, view: dict[str, Any]) -> str:
     """The action a new ``level`` bot seeded with ``seed`` takes from ``view``."""
     return bots.make_bot(game, level, seed=seed).act(view)
-
-
-def fallback_level(game: str, wanted: str) -> str:
-    """``wanted`` if that bot exists for ``game``, else the strongest weaker one, else the easiest."""
-    levels = bots.available(game)
-    if not levels:
-        raise ValueError(f"there is no computer player for {game!r}")
-    if wanted in levels:
-        return wanted
-    rank = bots.LEVELS.index(wanted) if wanted in bots.LEVELS else len(bots.LEVELS)
-    weaker = [lv for lv in levels if bots.LEVELS.index(lv) < rank]
-    return weaker[-1] if weaker else levels[0]
 
 
 def _warm() -> None:

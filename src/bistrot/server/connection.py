@@ -19,11 +19,12 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.protocol import ApiError, BadMessage, dumps, parse_client_message, peek_id, pong, reject
+from bistrot.server.protocol import dumps, peek_id, reject
 from bistrot.server.ratelimit import TokenBucket
 from bistrot.server.room import Room
 from bistrot.server.settings import Settings
-from bistrot.server.table import SPECTATOR, Table
+from bistrot.server.table import Table
+from bistrot.tablecore.errors import TableError
 
 log = logging.getLogger("bistrot.server.connection")
 
@@ -125,14 +126,14 @@ class WsConnection:
         self._sender = asyncio.create_task(self._send_loop())
         try:
             await table.connect(self, who, since)
-        except ApiError as err:
+        except TableError as err:
             self.send(reject(None, err.code, err.message))
             await self._finish()
             return
         try:
             await self._read_loop(table, who)
         finally:
-            with contextlib.suppress(ApiError):
+            with contextlib.suppress(TableError):
                 await table.disconnect(self, who)
             await self._finish()
 
@@ -162,10 +163,8 @@ class WsConnection:
             await self._handle(text, table, who)
 
     async def _handle(self, text: str, table: Table, who: int | str) -> None:
-        cap = self.settings.max_message_bytes
-        if len(text) > cap or len(text.encode()) > cap:
-            self.send(reject(None, "too_large", f"a message is at most {cap} bytes"))
-            return
+        # The rate limit is this host's; the size cap, the parser and the seat's rights are the
+        # table core's, the same on the player's device.
         if not self.bucket.take():
             self.strikes += 1
             if self.strikes >= self.settings.abuse_strikes:
@@ -173,33 +172,17 @@ class WsConnection:
                 return
             self.send(
                 reject(
-                    peek_id(text),
+                    peek_id(text[: self.settings.max_message_bytes]),
                     "rate_limited",
                     f"slow down: at most {self.settings.rate_per_s:g} messages a second",
                 )
             )
             return
+        started = time.perf_counter()
         try:
-            msg = parse_client_message(text)
-        except BadMessage as err:
-            self.send(reject(err.id, err.code, err.message))
+            await table.receive(self, who, text, self.send)
+        except TableError as err:
+            self.send(reject(peek_id(text), err.code, err.message))
             return
-        try:
-            if msg.type == "ping":
-                self.send(pong(msg.id, table.seq))
-            elif msg.type == "sync":
-                await table.sync(self, who)
-            elif who == SPECTATOR:
-                self.send(reject(msg.id, "spectator", "spectators watch; they cannot act"))
-            elif msg.seat is not None and msg.seat != who:
-                self.send(
-                    reject(msg.id, "not_your_seat", f"this connection holds seat {who}, not seat {msg.seat}")
-                )
-            else:
-                assert isinstance(who, int) and msg.key is not None and msg.action is not None
-                started = time.perf_counter()
-                await table.act(who, msg.key, msg.id, msg.action, self.send)
-                if self._latency is not None:
-                    self._latency.record(time.perf_counter() - started)
-        except ApiError as err:
-            self.send(reject(msg.id, err.code, err.message))
+        if self._latency is not None:
+            self._latency.record(time.perf_counter() - started)

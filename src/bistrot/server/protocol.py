@@ -17,6 +17,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from bistrot import games
+from bistrot.tablecore.errors import TableError
+
 # The WebSocket messages are pure Python shared with the table on the player's device (offline
 # play under Pyodide, which has no pydantic): they live in bistrot.wire and are re-exported here.
 from bistrot.wire import (  # noqa: F401 (re-exported)
@@ -37,14 +40,12 @@ Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for t
 Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
 
 
-class ApiError(Exception):
-    """A refused HTTP request: status, code for programs, message for people."""
+class ApiError(TableError):
+    """A refused HTTP request: status, code for programs, message for people (the table core's
+    :class:`~bistrot.tablecore.errors.TableError`, which the server answers alike)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+        super().__init__(code, message, status)
 
 
 def _check_name(name: str) -> str:
@@ -57,6 +58,15 @@ def _check_name(name: str) -> str:
 Name = Annotated[str, AfterValidator(_check_name)]
 
 
+def _check_game(name: str) -> str:
+    if name not in games.names():
+        raise ValueError(f"unknown game {name!r}; the games are {', '.join(games.names())}")
+    return name
+
+
+GameName = Annotated[str, AfterValidator(_check_game)]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -64,7 +74,7 @@ class _Body(BaseModel):
 class CreateTable(_Body):
     """``POST /api/tables``: see docs/protocol.md."""
 
-    game: str = Field(max_length=32, description="which game: a name listed by GET /api/games")
+    game: GameName = Field(max_length=32, description="which game: a name listed by GET /api/games")
     mode: Mode = Field("computer", description="computer, friends or hotseat")
     rules: dict[str, Any] = Field(default_factory=dict, description="the game's rules options")
     level: Level | None = Field(None, description="computer level of every computer seat (default medium)")
@@ -191,11 +201,12 @@ class GameOption(BaseModel):
     name: str
     type: Literal["int", "bool", "choice"]
     default: Any
-    choices: list[Any] = Field(description="every value of a choice option; the values offered first for an int")
+    choices: list[Any] = Field(description="a choice option's values; an int option's values offered first")
     min: int | None = Field(description="the smallest value of an int option")
     max: int | None = Field(description="the largest value of an int option")
     tag: str = Field(description="its tag in game records")
     label: str = Field(description="the key of its name in the page's translations")
+    help: str = Field(description="what it does, in one line (English)")
 
 
 class GameInfo(BaseModel):

@@ -14,33 +14,15 @@ import logging
 import time
 from typing import Any
 
-from bistrot import bots, dealcode
-from bistrot.server.botrunner import BotRunner, fallback_level
+from bistrot import games
+from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
-from bistrot.server.games import get_game
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.protocol import ApiError, CreateTable
 from bistrot.server.settings import Settings
-from bistrot.server.storage import (
-    ChallengeRecord,
-    SeatRecord,
-    Storage,
-    StoredTable,
-    TableRecord,
-    new_secret,
-    secret_hash,
-)
-from bistrot.server.table import (
-    COMPUTER,
-    HUMAN,
-    OPEN,
-    OVER,
-    PLAYING,
-    REPLACEMENT_LEVEL,
-    WAITING,
-    Services,
-    Table,
-)
+from bistrot.server.storage import ChallengeRecord, Storage, StoredTable, TableRecord, new_secret
+from bistrot.server.table import Services, Table
+from bistrot.tablecore.plan import OVER, PlanDefaults, plan_rematch, plan_table
 
 log = logging.getLogger("bistrot.server.room")
 
@@ -146,95 +128,15 @@ class Room:
         self, req: CreateTable, challenge: ChallengeRecord | None = None, seed: int | None = None
     ) -> dict[str, Any]:
         """Open a table as ``POST /api/tables`` asks; returns the answer's body."""
-        try:
-            spec = get_game(req.game)
-        except ValueError as err:
-            raise ApiError(422, "unknown_game", str(err)) from None
-        try:
-            rules = spec.rules_from_dict(req.rules)
-        except ValueError as err:
-            raise ApiError(422, "bad_rules", str(err)) from None
-        players = spec.players(rules)
-        if seed is None:
-            try:
-                seed = dealcode.seed_from(req.seed)
-            except ValueError as err:
-                raise ApiError(422, "bad_seed", str(err)) from None
-        levels = bots.available(req.game)
-        if not levels:
-            raise ApiError(422, "bad_level", f"there is no computer player for {req.game} yet")
-        for level in [req.level, *req.bots.values()]:
-            if level is not None and level not in levels:
-                raise ApiError(
-                    422,
-                    "bad_level",
-                    f"there is no {level} computer player for {req.game}; levels: {', '.join(levels)}",
-                )
-        default_level = req.level or fallback_level(req.game, REPLACEMENT_LEVEL)
-        for seat in req.bots:
-            if not 0 <= seat < players:
-                raise ApiError(422, "bad_seat", f"seats are numbered 0 to {players - 1}, not {seat}")
-        if req.mode == "computer":
-            human = req.seat
-            if not 0 <= human < players:
-                raise ApiError(422, "bad_seat", f"seats are numbered 0 to {players - 1}, not {human}")
-            if human in req.bots:
-                raise ApiError(422, "bad_seat", f"seat {human} is your seat, it cannot be a computer player")
-            kinds = {s: COMPUTER for s in range(players) if s != human} | {human: HUMAN}
-        elif req.mode == "friends":
-            if 0 in req.bots:
-                raise ApiError(422, "bad_seat", "seat 0 is the creator's seat at a friends table")
-            kinds = {s: COMPUTER if s in req.bots else OPEN for s in range(players)} | {0: HUMAN}
-        else:
-            kinds = {s: COMPUTER if s in req.bots else HUMAN for s in range(players)}
-            if HUMAN not in kinds.values():
-                raise ApiError(422, "bad_seat", "a hot-seat table needs at least one human seat")
-
-        tokens: dict[int, str] = {}
-        seats = []
-        for seat in range(players):
-            kind = kinds[seat]
-            if kind == HUMAN:
-                tokens[seat] = new_secret()
-                first = seat == min(s for s, k in kinds.items() if k == HUMAN)
-                seats.append(
-                    SeatRecord(seat, HUMAN, None, secret_hash(tokens[seat]), req.name if first else None)
-                )
-            elif kind == COMPUTER:
-                seats.append(SeatRecord(seat, COMPUTER, req.bots.get(seat, default_level)))
-            else:
-                seats.append(SeatRecord(seat, OPEN))
-        invite = new_secret() if req.mode == "friends" else None
-        watch = new_secret()
-        record = TableRecord(
-            id=new_secret(),
-            game=req.game,
-            mode=req.mode,
-            rules=rules.to_dict(),
-            seed=seed,
-            level=default_level,
-            bot_delay_ms=self.settings.bot_delay_ms if req.bot_delay_ms is None else req.bot_delay_ms,
-            grace_s=self.settings.grace_s if req.grace_s is None else req.grace_s,
-            status=WAITING if OPEN in kinds.values() else PLAYING,
-            invite_hash=None if invite is None else secret_hash(invite),
-            watch_hash=secret_hash(watch),
-            created_at=time.time(),
-            challenge=None if challenge is None else challenge.id,
+        settings = self.settings
+        defaults = PlanDefaults(bot_delay_ms=settings.bot_delay_ms, grace_s=settings.grace_s)
+        plan = plan_table(
+            req.model_dump(), defaults, seed=seed, challenge=None if challenge is None else challenge.id,
+            now=time.time(),
         )
-        await self.storage.create_table(record, seats)
-        self._open(StoredTable(record, seats, []))
-        return {
-            "table": record.id,
-            "game": record.game,
-            "mode": record.mode,
-            "status": record.status,
-            "seats": [{"seat": s, "token": t} for s, t in tokens.items()],
-            "table_url": f"/t/{record.id}",
-            "join_url": None if invite is None else f"/join/{record.id}#{invite}",
-            "watch_url": f"/watch/{record.id}#{watch}",
-            "invite": invite,
-            "watch": watch,
-        }
+        await self.storage.create_table(plan.table, plan.seats)
+        self._open(StoredTable(plan.table, plan.seats, []))
+        return plan.answer()
 
     async def join(self, table_id: str, invite: str, name: str | None) -> dict[str, Any]:
         """``POST /api/tables/{id}/join``."""
@@ -267,29 +169,11 @@ class Room:
                 return old.rematch
             if old.status != OVER:
                 raise ApiError(409, "not_over", "a rematch is offered once the game is over")
-            seats = [
-                SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.token_hash, s.record.name)
-                for s in table.seats
-            ]
-            record = TableRecord(
-                id=new_secret(),
-                game=old.game,
-                mode=old.mode,
-                rules=dict(old.rules),
-                seed=dealcode.new_seed(),
-                level=old.level,
-                bot_delay_ms=old.bot_delay_ms,
-                grace_s=old.grace_s,
-                status=PLAYING,
-                invite_hash=old.invite_hash,
-                watch_hash=old.watch_hash,
-                created_at=time.time(),
-                rematch_of=old.id,
-            )
-            await self.storage.create_table(record, seats)
-            self._open(StoredTable(record, seats, []))
-            await table._do_mark_rematch(record.id)
-            return record.id
+            plan = plan_rematch(old, [s.record for s in table.core.seats], now=time.time())
+            await self.storage.create_table(plan.table, plan.seats)
+            self._open(StoredTable(plan.table, plan.seats, []))
+            await table._do_mark_rematch(plan.table.id)
+            return plan.table.id
 
         new_id = await table.call(open_rematch)
         return {"table": new_id, "table_url": f"/t/{new_id}", "seat": seat, "token": token}
@@ -305,12 +189,7 @@ class Room:
             found = await self.storage.find_challenge(table.id, seat)
             if found is not None:
                 return found
-            replacement = fallback_level(table.record.game, REPLACEMENT_LEVEL)
-            computers = [
-                {"seat": s.record.seat, "level": s.record.level if s.record.kind == COMPUTER else replacement}
-                for s in table.seats
-                if s.record.seat != seat
-            ]
+            computers = table.core.challenge_computers(seat)
             record = ChallengeRecord(new_secret(), table.id, seat, computers, time.time())
             await self.storage.create_challenge(record)
             return record
@@ -328,13 +207,13 @@ class Room:
     async def challenge_info(self, challenge_id: str) -> dict[str, Any]:
         """``GET /api/challenges/{id}``: the challenge and everybody's results."""
         record, source = await self._challenge(challenge_id)
-        spec = get_game(source.game)
-        rules = spec.rules_from_dict(dict(source.rules))
+        entry = games.get(source.game)
+        rules = entry.rules_from_dict(dict(source.rules))
         results = []
         for row in await self.storage.challenge_results(record):
             won = None
             if row.status == OVER and row.result is not None:
-                won = record.seat in spec.winners(rules, row.result)
+                won = record.seat in entry.winners(rules, row.result)
             results.append(
                 {
                     "table": row.table,
@@ -350,7 +229,7 @@ class Room:
             "game": source.game,
             "rules": dict(source.rules),
             "seat": record.seat,
-            "players": spec.players(rules),
+            "players": entry.players(rules),
             "computers": record.computers,
             "results": results,
         }

@@ -1,0 +1,551 @@
+"""One table's whole behaviour, with no I/O: the sans-I/O core every host shares.
+
+A :class:`TableCore` holds a table's records, its game, who is connected, and the answers it
+gave.  It checks and applies a seat's message, says what to store, and renders the messages
+each audience (a seat, or ``None`` for spectators) is sent, built from that audience's own view
+so nobody is ever sent a card they may not see.  It never waits, stores, sends or reads a clock:
+its hosts do.  The server (:mod:`bistrot.server.table`: an asyncio actor, a store, grace
+timers, the fan-out) and the player's device (:mod:`bistrot.local`, run by a Web Worker under
+Pyodide when offline) are thin shells around it, so both send the same messages for the same
+requests.  The model is boardgame.io's ``Master``, written once and hosted on both sides.
+
+An action goes: :meth:`TableCore.receive` (checks; may answer at once) -> :meth:`TableCore.propose`
+(applies it, or refuses it with nothing changed) -> the host stores the :class:`Commit` ->
+:meth:`TableCore.confirm` (the ``ack``, then one ``state`` per audience and seq) or, if the store
+failed, :meth:`TableCore.abort` (the table is put back as it was).
+
+>>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+>>> plan = plan_table({"game": "omi", "level": "easy", "seed": 5}, PlanDefaults(bot_delay_ms=0))
+>>> core = TableCore(StoredTable(plan.table, plan.seats))
+>>> core.connect(0)   # nobody else to tell
+[]
+>>> [m["view"]["legal"] for m in core.catch_up(0, None)]
+[['trump S', 'trump H', 'trump D', 'trump C']]
+>>> step = core.receive(0, '{"type": "act", "id": 1, "action": "trump H"}')
+>>> step.replies, step.proposal.action
+([], 'trump H')
+>>> commit = core.propose(step.proposal, now=0.0)
+>>> [(e.seq, e.action, e.client_id) for e in commit.events]
+[(1, 'trump H', '1')]
+>>> answer, out = core.confirm(commit)
+>>> answer, [(aud, m["type"], m["seq"]) for aud, m in out]
+({'type': 'ack', 'id': 1, 'seq': 1}, [(0, 'state', 1)])
+>>> core.receive(0, '{"type": "act", "id": 1, "action": "trump S"}').replies  # a retry
+[{'type': 'ack', 'id': 1, 'seq': 1}]
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bistrot import games
+from bistrot.errors import IllegalAction
+from bistrot.seeding import derive
+from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.plan import COMPUTER, HUMAN, OPEN, OVER, PLAYING, WAITING
+from bistrot.tablecore.records import (
+    EventRecord,
+    SeatRecord,
+    StoredTable,
+    TableRecord,
+    new_secret,
+    secret_hash,
+)
+from bistrot.wire import (
+    BadMessage,
+    ack,
+    last_action,
+    parse_client_message,
+    pong,
+    reject,
+    state_message,
+)
+
+Audience = int | None
+"""A seat, or ``None`` for spectators (who all see the same thing)."""
+Out = list[tuple[Audience, dict[str, Any]]]
+"""Messages to deliver, in order: each to every connection of its audience."""
+
+SPECTATOR = "spectator"
+REJECTS_KEPT = 256
+DEFAULT_REPLAY_LIMIT = 64
+DEFAULT_MAX_MESSAGE_BYTES = 4096
+
+
+@dataclass
+class SeatState:
+    """A seat's record and what only lives in memory: its connections, whether it is away."""
+
+    record: SeatRecord
+    conns: int = 0
+    away: bool = False
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An action a seat (or a computer player) asks for; ``key`` is its idempotency key."""
+
+    seat: int
+    action: str
+    by: str
+    key: str | None = None
+    id: Any = None
+
+
+@dataclass
+class Commit:
+    """An applied action waiting to be stored: the events, and where the table then stands."""
+
+    proposal: Proposal
+    events: list[EventRecord]
+    status: str
+    result: dict[str, Any] | None
+
+
+@dataclass
+class Step:
+    """What :meth:`TableCore.receive` makes of a message: answers now, or an action to propose."""
+
+    replies: list[dict[str, Any]] = field(default_factory=list)
+    proposal: Proposal | None = None
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """The computer move due: who plays, at which seq, at what level and seed, seeing what, and
+    how long after the last change (the table's pause, so people can follow)."""
+
+    seat: int
+    seq: int
+    level: str
+    seed: int
+    view: dict[str, Any]
+    delay_s: float
+
+
+class TableCore:
+    """See the module docstring.  ``local``: a table of the player's device (no secrets, no
+    grace period, every seat present while the device is)."""
+
+    def __init__(
+        self,
+        stored: StoredTable,
+        *,
+        local: bool = False,
+        replay_limit: int = DEFAULT_REPLAY_LIMIT,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> None:
+        self.table: TableRecord = stored.table
+        self.id = self.table.id
+        self.local = local
+        self.replay_limit = replay_limit
+        self.max_message_bytes = max_message_bytes
+        self.entry = games.get(self.table.game)
+        self.rules = self.entry.rules_from_dict(dict(self.table.rules))
+        self.players = self.entry.players(self.rules)
+        self.history: list[EventRecord] = list(stored.events)
+        if any(e.seq != i for i, e in enumerate(self.history, 1)) or len(self.history) != self.table.seq:
+            raise ValueError(f"table {self.id}: its events are not numbered 1 to {self.table.seq}")
+        self.game: Any = self.rebuilt(len(self.history))
+        self.seats = [SeatState(s) for s in sorted(stored.seats, key=lambda s: s.seat)]
+        if [s.record.seat for s in self.seats] != list(range(self.players)):
+            raise ValueError(f"table {self.id}: it must have seats 0 to {self.players - 1}")
+        self.spectators = 0
+        self.acks: dict[tuple[int, str], int] = {
+            (e.actor, e.client_id): e.seq for e in self.history if e.client_id is not None
+        }
+        self.rejects: dict[int, OrderedDict[str, dict[str, Any]]] = {
+            s: OrderedDict() for s in range(self.players)
+        }
+        self._tokens = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def seq(self) -> int:
+        """Actions stored so far."""
+        return len(self.history)
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (for players), ``playing`` or ``over``."""
+        return self.table.status
+
+    def rebuilt(self, seq: int) -> Any:
+        """The game as it stood after the first ``seq`` stored actions."""
+        game = self.entry.game_class().new(self.rules, self.table.seed)
+        for event in self.history[:seq]:
+            game.apply(event.action, seat=event.actor)
+        return game
+
+    def identify(self, token: str) -> int | str | None:
+        """The seat a token holds, :data:`SPECTATOR` for the watch key, None if it is neither."""
+        digest = secret_hash(token)
+        seat = self._tokens.get(digest)
+        if seat is not None:
+            return seat
+        if self.table.watch_hash and digest == self.table.watch_hash:
+            return SPECTATOR
+        return None
+
+    def seat_of(self, token: str) -> int:
+        """The seat of a seat token, or :class:`TableError` ``bad_token``."""
+        who = self.identify(token)
+        if not isinstance(who, int):
+            raise TableError("bad_token", "this token holds no seat at this table", 403)
+        return who
+
+    def humans(self) -> list[int]:
+        """The seats played by people."""
+        return [s.record.seat for s in self.seats if s.record.kind == HUMAN]
+
+    def present(self, seat: int) -> bool:
+        """Whether the person of ``seat`` is connected."""
+        if self.seats[seat].record.kind != HUMAN:
+            return False
+        if self.local:  # the device holds every seat: all are there while it is connected
+            return self.spectators > 0 or any(s.conns for s in self.seats)
+        if self.table.mode == "hotseat":  # one device: all its seats are there or none is
+            return any(s.conns for s in self.seats if s.record.kind == HUMAN)
+        return self.seats[seat].conns > 0
+
+    def computer_plays(self, seat: int) -> bool:
+        """Whether a computer player plays ``seat`` now (its own, or for a player away)."""
+        state = self.seats[seat]
+        return state.record.kind == COMPUTER or (state.record.kind == HUMAN and state.away)
+
+    def level(self, seat: int) -> str | None:
+        """The level of the computer player playing ``seat`` now, if any."""
+        state = self.seats[seat]
+        if state.record.kind == COMPUTER:
+            return state.record.level
+        if state.away:
+            return self.entry.level_or_weaker(self.entry.default_level)
+        return None
+
+    # ------------------------------------------------------------------ rendering
+
+    def seats_info(self, audience: Audience) -> list[dict[str, Any]]:
+        """The ``seats`` of a view: kind, name, level, connected, away, you."""
+        return [
+            {
+                "seat": i,
+                "kind": s.record.kind,
+                "name": s.record.name,
+                "level": self.level(i),
+                "connected": s.record.kind == COMPUTER or self.present(i),
+                "away": s.away,
+                "you": audience == i,
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def table_info(self) -> dict[str, Any]:
+        """The ``table`` of a view (``local``: this table lives on the player's device)."""
+        r = self.table
+        info: dict[str, Any] = {
+            "id": r.id,
+            "game": r.game,
+            "mode": r.mode,
+            "status": r.status,
+            "rematch": r.rematch,
+            "bot_delay_ms": r.bot_delay_ms,
+            "grace_s": 0 if self.local else r.grace_s,
+        }
+        if self.local:
+            info["local"] = True
+        return info
+
+    def public_info(self) -> dict[str, Any]:
+        """``GET /api/tables/{id}``: no secret and no card."""
+        r = self.table
+        return {
+            "table": r.id,
+            "game": r.game,
+            "mode": r.mode,
+            "status": r.status,
+            "seq": self.seq,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "seats": self.seats_info(None),
+            "rematch": r.rematch,
+        }
+
+    def legal(self, game: Any, audience: Audience) -> list[str]:
+        """What ``audience`` may do now: nothing for spectators, computer-played seats, before
+        the start and after the end."""
+        if audience is None or self.status == WAITING or game.is_over or self.computer_plays(audience):
+            return []
+        return list(game.legal_actions(audience))
+
+    def state(self, game: Any, seq: int, audience: Audience, last: EventRecord | None) -> dict[str, Any]:
+        """The ``state`` message for ``audience`` at ``seq`` (``game`` as it stood then)."""
+        shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
+        return state_message(
+            game,
+            seq,
+            audience,
+            legal=self.legal(game, audience),
+            seats=self.seats_info(audience),
+            table=self.table_info(),
+            last=shown,
+        )
+
+    def audiences(self) -> list[Audience]:
+        """The audiences with at least one connection."""
+        seats: list[Audience] = [i for i, s in enumerate(self.seats) if s.conns]
+        return [*seats, None] if self.spectators else seats
+
+    def broadcast(self) -> Out:
+        """A fresh state for every audience connected (seats or table changed, no action)."""
+        return [(a, self.state(self.game, self.seq, a, None)) for a in self.audiences()]
+
+    def _publish(self, events: list[EventRecord]) -> Out:
+        # One state per seq, so nobody sees a gap; engines log one action per apply, but an
+        # engine logging several gets its intermediate states rebuilt.
+        out: Out = []
+        audiences = self.audiences()
+        for event in events[:-1]:
+            game = self.rebuilt(event.seq)
+            out += [(a, self.state(game, event.seq, a, event)) for a in audiences]
+        out += [(a, self.state(self.game, self.seq, a, events[-1])) for a in audiences]
+        return out
+
+    def catch_up(self, audience: Audience, since: int | None) -> list[dict[str, Any]]:
+        """What a connection opened with ``since`` (the last seq it saw) is sent first: the
+        states it missed, one per seq, or one fresh state when that is too far back."""
+        if since is None or not 0 <= since < self.seq or self.seq - since > self.replay_limit:
+            return [self.state(self.game, self.seq, audience, None)]
+        game = self.rebuilt(since)
+        out = []
+        for event in self.history[since:]:
+            game.apply(event.action, seat=event.actor)
+            out.append(self.state(game, event.seq, audience, event))
+        return out
+
+    # ------------------------------------------------------------------ who is here
+
+    def connect(self, audience: Audience) -> Out:
+        """A connection of ``audience`` opens; what everyone already connected must now be told
+        (the host delivers it before it sends the newcomer :meth:`catch_up`)."""
+        before = self.seats_info(None)
+        if audience is None:
+            self.spectators += 1
+        else:
+            self.seats[audience].conns += 1
+        return self._presence_changed(before, exclude=audience)
+
+    def disconnect(self, audience: Audience) -> Out:
+        """A connection of ``audience`` closes; what the others must now be told."""
+        before = self.seats_info(None)
+        if audience is None:
+            self.spectators = max(0, self.spectators - 1)
+        else:
+            self.seats[audience].conns = max(0, self.seats[audience].conns - 1)
+        return self._presence_changed(before)
+
+    def _presence_changed(self, before: list[dict[str, Any]], exclude: Audience | str = SPECTATOR) -> Out:
+        for i, seat in enumerate(self.seats):
+            if self.present(i):
+                seat.away = False
+        if self.seats_info(None) == before:
+            return []
+        if exclude == SPECTATOR:
+            return self.broadcast()
+        # the newcomer's audience gets the state through its own catch-up, not twice
+        return [(a, m) for a, m in self.broadcast() if a != exclude or self._others_of(a)]
+
+    def _others_of(self, audience: Audience) -> bool:
+        count = self.spectators if audience is None else self.seats[audience].conns
+        return count > 1
+
+    def needs_grace(self) -> list[int]:
+        """Human seats with nobody connected, not yet away, while the game is on: the host
+        starts (or keeps) a grace timer for each and cancels the others'."""
+        if self.status != PLAYING:
+            return []
+        return [
+            i for i, s in enumerate(self.seats)
+            if s.record.kind == HUMAN and not s.away and not self.present(i)
+        ]
+
+    def grace_over(self, seat: int) -> Out:
+        """The grace period of ``seat`` ran out: a computer player takes over if the player is
+        still away (then everyone is told)."""
+        if self.present(seat) or self.status != PLAYING or self.seats[seat].record.kind != HUMAN:
+            return []
+        self.seats[seat].away = True
+        return self.broadcast()
+
+    # ------------------------------------------------------------------ actions
+
+    def receive(self, audience: Audience, text: str) -> Step:
+        """A message from a connection of ``audience``: answered now, or an action to propose."""
+        cap = self.max_message_bytes
+        if len(text) > cap or len(text.encode()) > cap:
+            return Step([reject(None, "too_large", f"a message is at most {cap} bytes")])
+        try:
+            msg = parse_client_message(text)
+        except BadMessage as err:
+            return Step([reject(err.id, err.code, err.message)])
+        if msg.type == "ping":
+            return Step([pong(msg.id, self.seq)])
+        if msg.type == "sync":
+            return Step([self.state(self.game, self.seq, audience, None)])
+        if audience is None:
+            return Step([reject(msg.id, "spectator", "spectators watch; they cannot act")])
+        if msg.seat is not None and msg.seat != audience:
+            text = f"this connection holds seat {audience}, not seat {msg.seat}"
+            return Step([reject(msg.id, "not_your_seat", text)])
+        assert msg.key is not None and msg.action is not None
+        acked = self.acks.get((audience, msg.key))
+        if acked is not None:
+            return Step([ack(msg.id, acked)])
+        old = self.rejects[audience].get(msg.key)
+        if old is not None:
+            return Step([old])
+        return Step(proposal=Proposal(audience, msg.action, HUMAN, msg.key, msg.id))
+
+    def propose(self, proposal: Proposal, now: float) -> Commit | dict[str, Any]:
+        """Apply a proposal: the :class:`Commit` to store, or the ``reject`` (nothing changed;
+        a person's refusal is remembered for a retry of the same id)."""
+        try:
+            return self.prepare(proposal, now)
+        except IllegalAction as err:
+            answer = reject(proposal.id, err.code, str(err))
+            if proposal.key is not None:
+                kept = self.rejects[proposal.seat]
+                kept[proposal.key] = answer
+                if len(kept) > REJECTS_KEPT:
+                    kept.popitem(last=False)
+            return answer
+
+    def prepare(self, proposal: Proposal, now: float) -> Commit:
+        """Apply a proposal to the game: the :class:`Commit` to store; :class:`IllegalAction`
+        (with nothing changed) if the rules or the table refuse it."""
+        if self.status == WAITING:
+            raise IllegalAction("not_started", "the table has not started: it is waiting for players")
+        game = self.game
+        before = len(game.actions)
+        game.apply(proposal.action, seat=proposal.seat)  # IllegalAction leaves the game unchanged
+        texts = [text for _, text in game.actions[before:]]
+        if not texts:
+            raise RuntimeError(f"the {self.table.game} engine logged nothing for {proposal.action!r}")
+        seat, by, key = proposal.seat, proposal.by, proposal.key
+        events = [
+            EventRecord(self.seq + i, seat, text, by, key if i == len(texts) else None, now)
+            for i, text in enumerate(texts, 1)
+        ]
+        over = bool(game.is_over)
+        return Commit(proposal, events, OVER if over else PLAYING, game.summary() if over else None)
+
+    def confirm(self, commit: Commit) -> tuple[dict[str, Any] | None, Out]:
+        """The commit is stored: the ``ack`` for the connection that proposed it (None for a
+        computer's move), to send first, then one state per seq for every audience."""
+        self.history.extend(commit.events)
+        r = self.table
+        r.seq, r.status, r.result = self.seq, commit.status, commit.result
+        proposal = commit.proposal
+        answer = None
+        if proposal.key is not None:
+            self.acks[(proposal.seat, proposal.key)] = self.seq
+            answer = ack(proposal.id, self.seq)
+        return answer, self._publish(commit.events)
+
+    def abort(self, commit: Commit) -> dict[str, Any]:
+        """The store refused the commit: the table is put back as it was; the ``reject``."""
+        self.game = self.rebuilt(self.seq)
+        return reject(
+            commit.proposal.id, "storage_error", "the action could not be stored; nothing changed, try again"
+        )
+
+    # ------------------------------------------------------------------ computer players
+
+    def bot_turn(self) -> BotTurn | None:
+        """The computer move due now (lowest seat first), or None.  Its seed comes from the
+        table's seed, the seat and the seq, so the same history gets the same computer play."""
+        if self.status != PLAYING or self.game.is_over:
+            return None
+        for seat in range(self.players):
+            if self.computer_plays(seat) and self.game.legal_actions(seat):
+                level = self.level(seat)
+                assert level is not None
+                return BotTurn(
+                    seat,
+                    self.seq,
+                    level,
+                    derive(self.table.seed, "bot", seat, self.seq),
+                    self.game.view(seat),
+                    self.table.bot_delay_ms / 1000,
+                )
+        return None
+
+    def bot_proposal(self, turn: BotTurn, action: str) -> Proposal | None:
+        """The computer's chosen action as a proposal; None if the table moved on meanwhile
+        (the host asks :meth:`bot_turn` again).  An illegal choice (a faulty bot) becomes the
+        first legal action: a computer player never stalls a table."""
+        if turn.seq != self.seq or self.status != PLAYING or not self.computer_plays(turn.seat):
+            return None
+        legal = self.game.legal_actions(turn.seat)
+        if not legal:
+            return None
+        return Proposal(turn.seat, action if action in legal else legal[0], COMPUTER)
+
+    # ------------------------------------------------------------------ seats (friends tables)
+
+    def join(self, invite: str, name: str | None) -> tuple[SeatRecord, str, str]:
+        """The next free seat for a friend with the invite: (its record, its token, the table's
+        status once it is taken); the host stores them, then calls :meth:`seats_saved`."""
+        r = self.table
+        if r.mode != "friends":
+            raise TableError(
+                "not_joinable", f"this is a {r.mode} table: only friends tables take players by link"
+            )
+        if r.invite_hash is None or secret_hash(invite) != r.invite_hash:
+            raise TableError("bad_invite", "this invite does not open this table", 403)
+        free = [s for s in self.seats if s.record.kind == OPEN]
+        if r.status != WAITING or not free:
+            raise TableError("table_full", "every seat of this table is taken")
+        token = new_secret()
+        record = SeatRecord(free[0].record.seat, HUMAN, None, secret_hash(token), name)
+        return record, token, PLAYING if len(free) == 1 else WAITING
+
+    def start_early(self, token: str) -> list[SeatRecord]:
+        """The creator starts a friends table now: the computer players taking the free seats
+        (to store, then :meth:`seats_saved` with status ``playing``)."""
+        if self.seat_of(token) != 0:
+            raise TableError("not_creator", "only the table's creator (seat 0) can start it early", 403)
+        if self.status != WAITING:
+            raise TableError("already_started", "the table has already started")
+        level = self.entry.level_or_weaker(self.table.level)
+        return [SeatRecord(s.record.seat, COMPUTER, level) for s in self.seats if s.record.kind == OPEN]
+
+    def seats_saved(self, records: Iterable[SeatRecord], status: str) -> tuple[bool, Out]:
+        """Stored seats take effect: (whether the game just started, what everyone is told)."""
+        for record in records:
+            self.seats[record.seat].record = record
+            if record.token_hash:
+                self._tokens[record.token_hash] = record.seat
+        started = self.status == WAITING and status == PLAYING
+        self.table.status = status
+        return started, self.broadcast()
+
+    # ------------------------------------------------------------------ after the game
+
+    def mark_rematch(self, new_id: str) -> Out:
+        """The rematch is open at table ``new_id``: everyone here is told."""
+        self.table.rematch = new_id
+        return self.broadcast()
+
+    def challenge_computers(self, seat: int) -> list[dict[str, Any]]:
+        """The computer players a challenge from ``seat`` sits the challenger with: the same
+        levels at the computer seats, the replacement level at the people's."""
+        replacement = self.entry.level_or_weaker(self.entry.default_level)
+        return [
+            {"seat": s.record.seat, "level": s.record.level if s.record.kind == COMPUTER else replacement}
+            for s in self.seats
+            if s.record.seat != seat
+        ]
