@@ -1,6 +1,6 @@
 // The page's entry point: a small router over the paths the server serves with index.html.
 import { h, clear, toast } from "./dom.js";
-import { t, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
+import { t, has, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
 import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
@@ -8,6 +8,7 @@ import { challengePage } from "./challenge.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { post } from "./api.js";
+import { loadCatalog, allGames, gameInfo, labelOf } from "./catalog.js";
 // Offline play (docs/offline.md): install the service worker, tables on this device.
 import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSaved } from "./offline.js";
 
@@ -25,8 +26,8 @@ function topbar() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); nav("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), h("span", { class: "brand-name" }, "bistrot")),
     h("nav", { class: "topnav", "aria-label": t("nav.main") },
-      h("a", { href: "/rules/omi", onclick: (e) => { e.preventDefault(); nav("/rules/omi"); } }, t("nav.rules_omi")),
-      h("a", { href: "/rules/oti", onclick: (e) => { e.preventDefault(); nav("/rules/oti"); } }, t("nav.rules_oti"))),
+      allGames().map(({ name }) => h("a", { href: `/rules/${name}`, onclick: (e) => { e.preventDefault(); nav(`/rules/${name}`); } },
+        t(has(`nav.rules_${name}`) ? `nav.rules_${name}` : labelOf(name))))),
     h("span", { class: "spacer" }),
     h("button", { type: "button", class: "icon-btn", "aria-pressed": String(soundOn()), dataset: { action: "sound" },
       "aria-label": soundOn() ? t("sound.off") : t("sound.on"), title: soundOn() ? t("sound.off") : t("sound.on"),
@@ -125,8 +126,8 @@ function route() {
   const hash = location.hash.slice(1);
   document.title = "bistrot";
   if (path === "/") screen = homePage(root, nav, topbar);
-  else if (parts[0] === "play" && ["omi", "oti"].includes(parts[1])) quickStart(parts[1], location.search);
-  else if (parts[0] === "rules" && ["omi", "oti"].includes(parts[1])) {
+  else if (parts[0] === "play" && gameInfo(parts[1])) quickStart(parts[1], location.search);
+  else if (parts[0] === "rules" && gameInfo(parts[1])) {
     document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
     rulesPage(root, parts[1], nav, topbar);
     screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
@@ -151,7 +152,9 @@ onLanguageChange(() => {
 
 pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
-await setLanguage(detectLanguage(), { remember: false });
-route();
+// The games and their options (GET /api/games) before the first page: every choice is built from them.
+const [catalog] = await Promise.allSettled([loadCatalog(), setLanguage(detectLanguage(), { remember: false })]);
+if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
+else route();
 setupOffline();  // offline play: install the service worker when the server offers it
 pruneSaved();

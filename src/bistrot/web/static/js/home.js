@@ -2,16 +2,21 @@
 import { h, clear, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { post } from "./api.js";
-import { OPTIONS, LEVELS, coerce, optionValueText } from "./rules.js";
+import { optionValueText } from "./rules.js";
 import { saveTable, playerName, setPlayerName } from "./store.js";
 import { suitEl } from "./cards.js";
+import {
+  allGames, gameInfo, labelOf, optionsOf, levelsOf, defaultLevel, modesOf, seatCount, coerce,
+} from "./catalog.js";
+import { rendererFor } from "./games/index.js";
 // Offline play (docs/offline.md): tables on this device when the server cannot be reached.
 import {
   isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame,
 } from "./offline.js";
 
-const MODES = ["computer", "friends", "hotseat"];
+/** Query parameters that set up the table rather than its rules (the body of POST /api/tables). */
 const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s", "seat", "lang"]);
+const NUMERIC_META = ["bot_delay_ms", "grace_s", "seat"];
 
 /** Open a table and go to it. `request` is the body of POST /api/tables. Offline, or when the
  * server cannot be reached, a computer or hot-seat table opens on this device instead. */
@@ -43,26 +48,38 @@ async function openLocal(request, nav, { replace, names }) {
   return answer;
 }
 
-/** /play/omi?level=easy&target=5: every parameter that is not a setting of the table is a rule. */
+/** /play/<game>?level=easy&<option>=<value>: every parameter that is not a setting of the table
+ * is a rule, in the type of the game's option of that name (an unknown one goes to the server as
+ * it is, which says what is wrong with it). */
 export function requestFromQuery(game, search) {
   const params = new URLSearchParams(search);
   const request = { game, mode: "computer", rules: {} };
+  const options = optionsOf(game);
   for (const [key, value] of params) {
     if (key === "lang") continue;
-    if (META.has(key)) request[key] = ["bot_delay_ms", "grace_s", "seat"].includes(key) ? coerce(value) : value;
-    else request.rules[key] = coerce(value);
+    if (META.has(key)) request[key] = NUMERIC_META.includes(key) ? coerce(value) : value;
+    else request.rules[key] = coerce(value, options.find((o) => o.name === key));
   }
-  if (!request.level && request.mode === "computer") request.level = "medium";
+  if (!request.level && request.mode === "computer") request.level = defaultLevel(game);
   if (!request.name && playerName()) request.name = playerName();
   return request;
 }
 
 export function homePage(root, nav, topbar) {
   const saved = (() => { try { return JSON.parse(localStorage.getItem("bistrot.home") || "{}"); } catch { return {}; } })();
+  const games = allGames();
   const form = {
-    game: saved.game || "omi", mode: saved.mode || "computer", level: saved.level || "medium",
-    rules: saved.rules || { omi: {}, oti: {} }, names: saved.names || [], bots: saved.bots || {},
+    game: gameInfo(saved.game) ? saved.game : games[0]?.name, mode: saved.mode || "computer", level: saved.level,
+    rules: saved.rules || {}, names: saved.names || [], bots: saved.bots || {},
   };
+  /** Keep the choices within what the chosen game offers (a game may not have every mode). */
+  const settle = () => {
+    form.rules[form.game] ??= {};
+    const modes = modesOf(form.game);
+    if (!modes.includes(form.mode)) form.mode = modes[0];
+    if (!levelsOf(form.game).includes(form.level)) form.level = defaultLevel(form.game);
+  };
+  settle();
   // What is typed as "your name" before the form is sent: the form is redrawn when the network
   // comes or goes or offline play becomes ready, and must not lose it.
   let typedName = null;
@@ -72,31 +89,34 @@ export function homePage(root, nav, topbar) {
     const value = form.rules[form.game][o.name] ?? o.default;
     const id = `opt-${o.name}`;
     const set = (v) => { form.rules[form.game][o.name] = v; remember(); draw(); };
-    let input;
+    const help = h("small", { class: "hint" }, t(`${o.label}.help`));
     if (o.type === "bool") {
-      input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => set(e.target.checked) });
-      return h("div", { class: "field check" }, input, h("label", { for: id }, t(`opt.${o.name}`),
-        h("small", { class: "hint" }, t(`opt.${o.name}.help`))));
+      const input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => set(e.target.checked) });
+      return h("div", { class: "field check" }, input, h("label", { for: id }, t(o.label), help));
     }
-    input = h("select", { id, onchange: (e) => set(coerce(e.target.value)) },
-      o.choices.map((c) => h("option", { value: c, selected: c === value }, optionValueText(o, c))));
-    return h("div", { class: "field" }, h("label", { for: id }, t(`opt.${o.name}`)), input,
-      h("small", { class: "hint" }, t(`opt.${o.name}.help`)));
+    // An int option offers its usual values; one without any is typed, within its range.
+    const input = o.choices?.length
+      ? h("select", { id, onchange: (e) => set(coerce(e.target.value, o)) },
+        o.choices.map((c) => h("option", { value: c, selected: c === value }, optionValueText(o, c))))
+      : h("input", { type: "number", id, value, min: o.min, max: o.max, onchange: (e) => set(coerce(e.target.value, o)) });
+    return h("div", { class: "field" }, h("label", { for: id }, t(o.label)), input, help);
   };
 
-  const players = () => form.rules[form.game].players ?? OPTIONS[form.game].find((o) => o.name === "players").default;
+  /** The seats of a hot-seat table, one name or computer each. */
+  const players = () => seatCount(form.game, form.rules[form.game]) ?? 0;
+  const levels = () => levelsOf(form.game);
 
   function modeDetails() {
     if (form.mode === "computer") {
       return h("div", { class: "field" }, h("label", { for: "level" }, t("home.level")),
         h("select", { id: "level", dataset: { testid: "level" }, onchange: (e) => { form.level = e.target.value; remember(); } },
-          LEVELS.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`)))));
+          levels().map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`)))));
     }
     if (form.mode === "friends") {
       return h("div", {}, h("p", { class: "hint" }, t("home.friends_help")),
         h("div", { class: "field" }, h("label", { for: "level" }, t("home.fill_level")),
           h("select", { id: "level", onchange: (e) => { form.level = e.target.value; remember(); } },
-            LEVELS.map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`))))));
+            levels().map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`))))));
     }
     const n = players();
     const rows = [];
@@ -110,7 +130,7 @@ export function homePage(root, nav, topbar) {
         h("select", { "aria-label": t("home.who_plays", { n: seat + 1 }), dataset: { testid: `hotseat-kind-${seat}` },
           onchange: (e) => { if (e.target.value === "human") delete form.bots[seat]; else form.bots[seat] = e.target.value; remember(); draw(); } },
         h("option", { value: "human", selected: kind === "human" }, t("home.human")),
-        LEVELS.map((l) => h("option", { value: l, selected: kind === l }, t("seat.computer", { level: t(`level.${l}`) }))))));
+        levels().map((l) => h("option", { value: l, selected: kind === l }, t("seat.computer", { level: t(`level.${l}`) }))))));
     }
     return h("div", {}, h("p", { class: "hint" }, t("home.hotseat_help")), rows);
   }
@@ -122,7 +142,7 @@ export function homePage(root, nav, topbar) {
     const name = root.querySelector("#your-name")?.value.trim() || "";
     if (name) setPlayerName(name);
     const rules = {};
-    for (const o of OPTIONS[form.game]) {
+    for (const o of optionsOf(form.game)) {
       const v = form.rules[form.game][o.name];
       if (v !== undefined && v !== o.default) rules[o.name] = v;
     }
@@ -153,10 +173,9 @@ export function homePage(root, nav, topbar) {
     const id = `game-${game}`;
     return h("label", { class: ["choice-card", form.game === game && "chosen"], for: id },
       h("input", { type: "radio", name: "game", id, value: game, checked: form.game === game,
-        onchange: () => { form.game = game; remember(); draw(); } }),
-      h("span", { class: "choice-art", "aria-hidden": "true" },
-        game === "omi" ? [suitEl("S"), suitEl("H")] : [suitEl("D"), suitEl("C")]),
-      h("span", { class: "choice-title" }, t(`game.${game}`)),
+        onchange: () => { form.game = game; settle(); remember(); draw(); } }),
+      h("span", { class: "choice-art", "aria-hidden": "true" }, rendererFor(game).suits.map((suit) => suitEl(suit))),
+      h("span", { class: "choice-title" }, t(labelOf(game))),
       h("span", { class: "choice-text" }, t(`home.${game}_blurb`)),
       h("a", { href: `/rules/${game}`, class: "choice-rules", onclick: (e) => { e.preventDefault(); nav(`/rules/${game}`); } },
         t("home.read_rules")));
@@ -180,7 +199,7 @@ export function homePage(root, nav, topbar) {
     savedBox.hidden = games.length === 0;
     if (!games.length) return;
     savedBox.append(h("h2", {}, t("offline.saved_games")), h("ul", {}, games.map((g) => h("li", { dataset: { table: g.id } },
-      h("span", { class: "saved-title" }, t(`game.${g.game}`), h("small", {}, ` · ${t(`mode.${g.mode}`)} · `,
+      h("span", { class: "saved-title" }, t(labelOf(g.game)), h("small", {}, ` · ${t(`mode.${g.mode}`)} · `,
         t("offline.moves_n", { n: g.seq }), g.updated ? ` · ${new Date(g.updated).toLocaleString()}` : "")),
       h("span", { class: "saved-actions" },
         h("button", { type: "button", class: "btn primary", dataset: { action: "resume", table: g.id },
@@ -200,9 +219,9 @@ export function homePage(root, nav, topbar) {
         offlineLine()),
       savedBox,
       h("form", { class: "home-form", onsubmit: submit },
-        h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), gameCard("omi"), gameCard("oti")),
+        h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
-          h("div", { class: "segmented", role: "radiogroup" }, MODES.map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"],
+          h("div", { class: "segmented", role: "radiogroup" }, modesOf(form.game).map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"],
             title: offline && mode === "friends" ? t("offline.friends_need_network") : null },
             h("input", { type: "radio", name: "mode", value: mode, checked: form.mode === mode, dataset: { testid: `mode-${mode}` },
               disabled: offline && mode === "friends",
@@ -214,7 +233,7 @@ export function homePage(root, nav, topbar) {
               placeholder: t("home.name_placeholder"), oninput: (e) => { typedName = e.target.value; } }))),
         h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
           h("summary", {}, t("home.rules_options")),
-          h("div", { class: "options" }, OPTIONS[form.game].map(option))),
+          h("div", { class: "options" }, optionsOf(form.game).map(option))),
         h("button", { type: "submit", class: "btn primary big", dataset: { action: "create" } },
           form.mode === "friends" ? t("home.open_table") : t("home.play")))));
   }

@@ -57,7 +57,7 @@ export const onLanguageChange = (cb) => listeners.add(cb);
 export function t(key, params = {}) {
   const mine = dictionaries[current] || {};
   const english = dictionaries.en || {};
-  // Plural forms are optional keys "<key>.<CLDR category>" ("omi.tricks_n.one"); each language
+  // Plural forms are optional keys "<key>.<CLDR category>" ("seat.cards_n.one"); each language
   // falls back to its own plain key before English, so a sentence never mixes two languages.
   let plural = null;
   if (typeof params.n === "number") plural = `${key}.${new Intl.PluralRules(current).select(params.n)}`;

@@ -1,52 +1,39 @@
-// Rules options (names as in RULES.md and the engines) and the rules pages.
+// The rules pages, and rules options in words. The options themselves (names, types, values,
+// defaults) are the server's (GET /api/games, js/catalog.js); their names and help are in the
+// translations under each option's label ("opt.target", "opt.target.help", "opt.kapothi.announced").
 import { h, clear } from "./dom.js";
 import { t, raw } from "./i18n.js";
+import { allGames, optionsOf } from "./catalog.js";
 
-export const OPTIONS = {
-  omi: [
-    { name: "target", type: "int", choices: [10, 5], default: 10, min: 1, max: 99 },
-    { name: "players", type: "int", choices: [4, 3], default: 4 },
-    { name: "direction", type: "choice", choices: ["counterclockwise", "clockwise"], default: "counterclockwise" },
-    { name: "deal_rotation", type: "choice", choices: ["with_play", "against_play"], default: "with_play" },
-    { name: "kapothi", type: "choice", choices: ["three_tokens", "wins_match", "announced"], default: "three_tokens" },
-    { name: "redeal_few_trumps", type: "bool", default: false },
-  ],
-  oti: [
-    { name: "players", type: "int", choices: [2, 3, 4, 5], default: 4 },
-    { name: "ten_plays_again", type: "bool", default: false },
-    { name: "voluntary_pickup", type: "bool", default: false },
-    { name: "play_to_last", type: "bool", default: false },
-  ],
-};
-
-export const LEVELS = ["easy", "medium", "hard"];
-
-/** Read a query/form value into the type the engine expects ("5" -> 5, "on" -> true). */
-export function coerce(value) {
-  const text = String(value).trim();
-  if (/^-?\d+$/.test(text)) return Number(text);
-  if (["true", "on", "yes"].includes(text.toLowerCase())) return true;
-  if (["false", "off", "no"].includes(text.toLowerCase())) return false;
-  return text;
-}
-
+/** One value of an option, in words: "on", "clockwise", "5". */
 export function optionValueText(option, value) {
   if (option.type === "bool") return value ? t("opt.on") : t("opt.off");
-  if (option.type === "choice") return t(`opt.${option.name}.${value}`);
+  if (option.type === "choice") return t(`${option.label}.${value}`);
   return String(value);
+}
+
+/** Every value an option takes, in words (an int option without choices: its range). */
+export function optionValuesText(option) {
+  if (option.type === "bool") return `${t("opt.on")} / ${t("opt.off")}`;
+  if (option.choices?.length) return option.choices.map((v) => optionValueText(option, v)).join(" / ");
+  return `${option.min ?? ""}–${option.max ?? ""}`;
 }
 
 /** A short list of a table's rules (only those that differ from the defaults, or "standard"). */
 export function rulesSummary(game, rules) {
-  const items = (OPTIONS[game] || [])
+  const items = optionsOf(game)
     .filter((o) => rules && rules[o.name] !== undefined && rules[o.name] !== o.default)
-    .map((o) => h("li", {}, `${t(`opt.${o.name}`)}: ${optionValueText(o, rules[o.name])}`));
+    .map((o) => h("li", {}, `${t(o.label)}: ${optionValueText(o, rules[o.name])}`));
   return h("ul", { class: "rules-summary" }, items.length ? items : h("li", {}, t("rules.standard")));
 }
+
+/** A link that the router follows without reloading the page. */
+const link = (nav, path, attrs, ...children) => h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); nav(path); } }, ...children);
 
 export function rulesPage(root, game, nav, topbar) {
   clear(root);
   const sections = raw(`rules.${game}.sections`) || [];
+  const others = allGames().filter((g) => g.name !== game);
   root.append(topbar(), h("article", { class: "page rules-page", lang: document.documentElement.lang },
     h("h1", {}, t(`rules.${game}.title`)),
     h("p", { class: "lead" }, t(`rules.${game}.lead`)),
@@ -55,12 +42,10 @@ export function rulesPage(root, game, nav, topbar) {
     h("section", {}, h("h2", {}, t("rules.options")),
       h("table", { class: "options-table" },
         h("thead", {}, h("tr", {}, h("th", {}, t("rules.option")), h("th", {}, t("rules.values")), h("th", {}, t("rules.default")))),
-        h("tbody", {}, OPTIONS[game].map((o) => h("tr", {},
-          h("td", {}, h("strong", {}, t(`opt.${o.name}`)), h("br"), h("code", {}, o.name), h("p", { class: "hint" }, t(`opt.${o.name}.help`))),
-          h("td", {}, o.type === "bool" ? `${t("opt.on")} / ${t("opt.off")}` : o.choices.map((v) => optionValueText(o, v)).join(" / ")),
+        h("tbody", {}, optionsOf(game).map((o) => h("tr", {},
+          h("td", {}, h("strong", {}, t(o.label)), h("br"), h("code", {}, o.name), h("p", { class: "hint" }, t(`${o.label}.help`))),
+          h("td", {}, optionValuesText(o)),
           h("td", {}, optionValueText(o, o.default))))))),
-    h("p", {}, h("a", { href: `/play/${game}`, class: "btn primary", onclick: (e) => { e.preventDefault(); nav(`/play/${game}`); } },
-      t("rules.play_now")), " ",
-    h("a", { href: `/rules/${game === "omi" ? "oti" : "omi"}`, onclick: (e) => { e.preventDefault(); nav(`/rules/${game === "omi" ? "oti" : "omi"}`); } },
-      t(`rules.${game === "omi" ? "oti" : "omi"}.title`)))));
+    h("p", {}, link(nav, `/play/${game}`, { class: "btn primary" }, t("rules.play_now")),
+      others.map((g) => [" ", link(nav, `/rules/${g.name}`, { dataset: { game: g.name } }, t(`rules.${g.name}.title`))]))));
 }

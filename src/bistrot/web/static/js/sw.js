@@ -5,12 +5,15 @@
 // languages, Pyodide, the bistrot wheel) in a cache named after VERSION; the version changes
 // whenever any of those files does, so an update installs a new cache and deletes the old one.
 // Fetch: the page's routes go to the network first (always fresh online) and fall back to the
-// cached page; files come from the cache first. The API and WebSocket are never cached.
+// cached page; files come from the cache first. The API and WebSocket are never cached, except
+// the list of games (GET /api/games, precached by the server): the page builds its choices from
+// it, so it is fetched fresh online and answered from the cache when the network is down.
 /* global VERSION, PRECACHE */
 
 const CACHE = `bistrot-${VERSION}`;
 const PAGE = "/";
 const NETWORK_TIMEOUT_MS = 4000;
+const FROM_CACHE_WHEN_OFFLINE = ["/api/games"];
 const NEVER = [/^\/api\//, /^\/ws\//, /^\/healthz$/, /^\/offline\/status$/, /^\/sw\.js$/, /^\/docs/, /^\/openapi\.json$/];
 
 self.addEventListener("install", (event) => {
@@ -31,8 +34,8 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-async function page(request) {
-  const cached = () => caches.open(CACHE).then((cache) => cache.match(PAGE));
+/** The network's answer, or `fallback()` when there is none within NETWORK_TIMEOUT_MS. */
+async function networkFirst(request, fallback) {
   try {
     const response = await Promise.race([
       fetch(request),
@@ -40,8 +43,12 @@ async function page(request) {
     ]);
     return response;
   } catch {
-    return (await cached()) || Response.error();
+    return (await fallback()) || Response.error();
   }
+}
+
+function page(request) {
+  return networkFirst(request, () => caches.open(CACHE).then((cache) => cache.match(PAGE)));
 }
 
 async function file(request) {
@@ -54,6 +61,11 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || NEVER.some((re) => re.test(url.pathname))) return;
+  if (url.origin !== self.location.origin) return;
+  if (FROM_CACHE_WHEN_OFFLINE.includes(url.pathname)) {
+    event.respondWith(networkFirst(request, () => caches.open(CACHE).then((cache) => cache.match(url.pathname))));
+    return;
+  }
+  if (NEVER.some((re) => re.test(url.pathname))) return;
   event.respondWith(request.mode === "navigate" ? page(request) : file(request));
 });

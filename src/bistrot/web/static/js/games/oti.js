@@ -1,9 +1,9 @@
-// The Oti table: the pile, the draw pile, everybody's table cards and hand sizes, your hand.
-// Renders one seat's view and turns clicks into the engine's action texts.
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { cardEl, cardBack, parseCard, rankText } from "./cards.js";
-import { seatPlate } from "./seats.js";
+// The Oti renderer (shape: games/index.js): the pile, the draw pile, everybody's table cards and
+// hand sizes, your hand. Renders one seat's view and turns clicks into the engine's action texts.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { cardEl, cardBack, parseCard, rankText } from "../cards.js";
+import { seatPlate } from "../seats.js";
 
 const cardsOf = (action) => action.split(/\s+/).slice(1);
 
@@ -177,7 +177,7 @@ export function renderOti(view, ctx) {
           onclick: () => ctx.act("ready") }, t("oti.ready")),
         view.phase === "swap" && !opts.ready && view.ready[me] ? h("p", { class: "hint" }, t("oti.waiting_ready")) : null,
         view.play_again && view.to_move === me ? h("p", { class: "hint" }, t("oti.play_again")) : null),
-      h("div", { class: ["hand", "oti-hand", handCards.length > 10 && "crowded", canAct && "my-turn"], role: "group", "aria-label": t("omi.your_hand"),
+      h("div", { class: ["hand", "oti-hand", handCards.length > 10 && "crowded", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
         dataset: { testid: "hand" }, style: { "--n": String(handCards.length) } },
       handCards.map((c) => button(c, "hand"))));
   }
@@ -202,3 +202,49 @@ export function describeOtiEvent(event, ctx) {
   if (event.out) text += " — " + t("oti.effect_out", { name });
   return text;
 }
+
+/** The cards that just landed on the pile (animated). */
+function step(prev, view) {
+  const before = new Set(prev.pile || []);
+  return { fresh: new Set((view.pile || []).filter((c) => !before.has(c))) };
+}
+
+function sounds(before, view, last) {
+  const out = [];
+  if (last && /^(play|flip)/.test(last.action)) out.push(["card", 0]);
+  if (last && last.action === "pickup") out.push(["pickup", 0]);
+  return out;
+}
+
+/** The end of the game: who got rid of their cards first, and the order the others went out. */
+function over(view, ctx) {
+  const me = ctx.me;
+  const title = me !== null && me !== undefined && !ctx.neutral && view.winner === me ? t("over.you_won")
+    : t("over.player_won", { name: ctx.name(view.winner) });
+  const detail = h("ol", { class: "ranking" }, (view.out || []).map((s) => h("li", {}, ctx.name(s))));
+  if (view.end_reason === "repetition") detail.append(h("p", { class: "hint" }, t("oti.repetition")));
+  return { title, detail };
+}
+
+/** The Oti renderer. */
+export const oti = {
+  name: "oti",
+  suits: ["D", "C"],
+  table: renderOti,
+  step,
+  sounds,
+  won: (view, seat) => view.winner === seat,
+  describe: (msg, ctx) => {
+    if (!msg.last) return "";
+    const events = msg.view.history || [];
+    return describeOtiEvent(events[events.length - 1], ctx);
+  },
+  over,
+  summary: () => [],
+  panels: [],
+  helpKeys: ["help.keys_cards", "help.keys_number", "help.keys_oti", "help.keys_sound"],
+  keys: {
+    p: '[data-action="pickup"]', f: '[data-action="flip"]', r: '[data-action="ready"]',
+    enter: '[data-action="play"]',
+  },
+};

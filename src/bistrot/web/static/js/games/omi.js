@@ -1,8 +1,10 @@
-// The Omi table: renders one seat's view (never more) and turns clicks into action texts.
-import { h } from "./dom.js";
-import { t, tPrefer } from "./i18n.js";
-import { cardEl, cardBack, suitEl, SUITS, SUIT_SYMBOL } from "./cards.js";
-import { seatPlate } from "./seats.js";
+// The Omi renderer (shape: games/index.js): renders one seat's view (never more), turns clicks
+// into action texts, and says what the table shows between two views (the trick just taken, the
+// hand just finished), which sounds go with them and who won.
+import { h } from "../dom.js";
+import { t, tPrefer } from "../i18n.js";
+import { cardEl, cardBack, cardPretty, suitEl, SUITS, SUIT_SYMBOL } from "../cards.js";
+import { seatPlate } from "../seats.js";
 
 /** Where each seat sits on screen, seen from `me` (bottom), in the play direction. */
 export function omiPositions(view, me) {
@@ -195,3 +197,85 @@ export function resultsTable(view, ctx) {
       h("td", {}, r.side === null || r.side === undefined ? t("omi.carried", { n: r.carry })
         : `${sideName(view, r.side, ctx)} +${r.tokens}${r.kapothi ? " ★" : ""}`)))));
 }
+
+/** Completed tricks since the start of the match (to spot the state that ends a trick). */
+function tricksDone(view) {
+  return (view.results || []).length * 8 + (view.tricks || []).length;
+}
+
+/** A hand finished between `before` and `view`. */
+const handEnded = (before, view) => (view.results || []).length > (before.results || []).length;
+
+/** The scoring side of `seat`: its partnership with 4 players, itself with 3. */
+const sideOf = (view, seat) => (view.players === 4 ? seat % 2 : seat);
+
+/** The cards just played, the trick just taken (held on the table), the hand just finished. */
+function step(prev, view) {
+  const fresh = new Set();
+  const before = new Set(prev.trick.map((p) => p.card));
+  for (const p of view.trick) if (!before.has(p.card)) fresh.add(p.card);
+  let heldTrick = null;
+  if (tricksDone(view) > tricksDone(prev) && view.last_trick) {
+    heldTrick = view.last_trick;
+    fresh.add(view.last_trick.cards[view.last_trick.cards.length - 1]);
+  }
+  const summary = handEnded(prev, view) ? view.results[view.results.length - 1] : null;
+  return { fresh, heldTrick, summary };
+}
+
+function sounds(before, view, last) {
+  const out = [];
+  if (last && /^play/.test(last.action)) out.push(["card", 0]);
+  if (tricksDone(view) > tricksDone(before)) out.push(["trick", 350]);
+  if (!(view.is_over && !before.is_over) && handEnded(before, view)) out.push(["hand", 500]);
+  return out;
+}
+
+/** The action log's line: "Ama plays 10♥", "Kasun chooses hearts". */
+function describe(msg, ctx) {
+  const last = msg.last;
+  if (!last) return "";
+  const name = ctx.name(last.seat);
+  const [verb, arg] = last.action.split(" ");
+  if (verb === "play") return t("omi.log_play", { name, card: cardPretty(arg) });
+  if (verb === "trump") return t("omi.log_trump", { name, suit: t(`suit.${arg}`) });
+  if (verb === "kapothi") return t("omi.log_kapothi", { name });
+  return `${name}: ${last.action}`;
+}
+
+/** The end of the match: who won (us / them, or a side's names when nobody is "us"), the tokens
+ * and the hands played. */
+function over(view, ctx) {
+  const me = ctx.me;
+  const mySide = me === null || me === undefined || ctx.neutral ? null : sideOf(view, me);
+  const title = mySide === null ? t("over.side_won", { side: sideName(view, view.winner, ctx) })
+    : view.winner === mySide ? t("over.you_won") : t("over.you_lost");
+  const detail = h("div", {},
+    h("p", { class: "final-score" }, (view.players === 4 ? [0, 1] : [0, 1, 2])
+      .map((s) => `${sideName(view, s, ctx)} ${view.tokens[s]}`).join(" · ")),
+    view.results?.length ? resultsTable(view, ctx) : null);
+  return { title, detail };
+}
+
+/** The Omi renderer. */
+export const omi = {
+  name: "omi",
+  suits: ["S", "H"],
+  table: (view, ctx) => [omiScore(view, ctx), renderOmi(view, ctx)],
+  step,
+  sounds,
+  won: (view, seat) => view.winner === sideOf(view, seat),
+  describe,
+  over,
+  summary: (view, summary, ctx) => [h("strong", {}, t("omi.hand_over", { n: summary.hand })), " ", describeResult(view, summary, ctx)],
+  panels: [
+    { id: "last", action: "last-trick", title: "omi.last_trick", key: "l", render: lastTrickPanel },
+    { id: "score", action: "scores", title: "omi.scores",
+      render: (view, ctx) => (view.results?.length ? resultsTable(view, ctx) : h("p", {}, t("omi.no_hands_yet"))) },
+  ],
+  helpKeys: ["help.keys_cards", "help.keys_number", "help.keys_trump", "help.keys_last", "help.keys_sound"],
+  keys: {
+    s: '[data-suit="S"]', h: '[data-suit="H"]', d: '[data-suit="D"]', c: '[data-suit="C"]',
+    k: '[data-action="kapothi"]',
+  },
+};

@@ -1,0 +1,98 @@
+// What covers the table: the pass-the-device screen of a hot-seat table, the waiting room of a
+// friends table, the end of the game, the short summary of a finished hand, and the panels (the
+// renderer's, e.g. the last trick, and the keyboard help). The game's part of each comes from
+// its renderer (games/index.js).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { shareBox } from "../qr.js";
+import { challengeComparison } from "../challenge.js";
+import { rendererFor } from "../games/index.js";
+import { rematch, challenge, startNow, loadComparison, absolute } from "./requests.js";
+
+/** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
+export function dialog(title, body, onClose, extraClass) {
+  return h("div", { class: ["overlay", extraClass], onclick: (e) => { if (e.target === e.currentTarget && onClose) onClose(); } },
+    h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
+      h("div", { class: "dialog-head" }, h("h2", {}, title),
+        onClose && h("button", { type: "button", class: "icon-btn close", "aria-label": t("nav.close"), onclick: onClose }, "×")),
+      body));
+}
+
+/** The open panel (S.panel: a renderer panel's id, or "help"), or null. */
+export function panel(T, view, ctx) {
+  const { S } = T;
+  if (!S.panel || !view) return null;
+  const close = () => { S.panel = null; T.render(); };
+  const renderer = rendererFor(view.game);
+  if (S.panel === "help") {
+    return dialog(t("help.title"), h("ul", { class: "help" }, renderer.helpKeys.map((k) => h("li", {}, t(k)))), close);
+  }
+  const own = renderer.panels.find((p) => p.id === S.panel);
+  return own ? dialog(t(own.title), own.render(view, ctx), close) : null;
+}
+
+/** A friends table before it starts: the invitation link, who is there, the host's start button. */
+export function waitingRoom(T, view, ctx) {
+  const { held } = T;
+  const open = (view.seats || []).filter((s) => s.kind === "open").length;
+  const isCreator = held.creator && held.seats?.[0]?.seat === 0;
+  return dialog(t("lobby.title"), h("div", { class: "lobby" },
+    held.join_url ? shareBox(absolute(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
+    held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
+      shareBox(absolute(held.watch_url), { testId: "watch-link" })) : null,
+    h("ul", { class: "lobby-seats" }, (view.seats || []).map((s) => h("li", { dataset: { kind: s.kind } },
+      h("span", { class: "avatar" }, s.kind === "open" ? "·" : (ctx.name(s.seat) || "?").charAt(0).toUpperCase()),
+      s.kind === "open" ? t("lobby.open_seat") : ctx.name(s.seat)))),
+    h("p", {}, t("lobby.waiting_n", { n: open })),
+    isCreator ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
+      t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts"))), null, "lobby-overlay");
+}
+
+/** The end of the game: the renderer's title and detail, then rematch, challenge, home. */
+export function overScreen(T, view, ctx) {
+  const { S, held, tableId, nav } = T;
+  const { title, detail } = rendererFor(view.game).over(view, ctx);
+  const seated = held.seats?.length > 0;
+  const body = h("div", { class: "over" },
+    detail,
+    view.deal_code && h("p", { class: "deal-code" }, t("over.deal_code"), " ", h("code", {}, view.deal_code)),
+    h("div", { class: "over-actions" },
+      seated && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },
+        view.table?.rematch ? t("over.join_rematch") : t("over.rematch")),
+      !seated && view.table?.rematch && held.watch && h("button", { type: "button", class: "btn primary", onclick: () => rematch(T) },
+        t("over.watch_rematch")),
+      seated && !held.local && h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
+        t("over.challenge")),
+      h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
+    S.challenge && h("div", { class: "challenge-share" },
+      shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" }),
+      h("a", { href: `/challenge/${S.challenge.id}`, onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } },
+        t("over.see_challenge"))),
+    held.challenge && (S.comparison ? challengeComparison(S.comparison, { highlight: tableId })
+      : h("p", {}, t("challenge.loading"))));
+  if (held.challenge) loadComparison(T);
+  return dialog(title, body, () => { S.overClosed = true; T.render(); }, "over-overlay");
+}
+
+/** Hot seat: the device goes to the next person; nobody's hand is on the page meanwhile. */
+export function passScreen(T, ctx) {
+  const name = ctx.name(T.S.passTo);
+  return h("div", { class: "pass-screen", role: "dialog", "aria-modal": "true", "aria-label": t("hotseat.pass_to", { name }),
+    dataset: { testid: "pass-screen" } },
+  h("div", { class: "pass-card" },
+    h("div", { class: "pass-backs", "aria-hidden": "true" }, h("div", { class: "card back" }), h("div", { class: "card back" })),
+    h("h2", {}, t("hotseat.pass_to", { name })),
+    h("p", {}, t("hotseat.others_look_away")),
+    h("button", { type: "button", class: "btn primary big", dataset: { action: "take-seat" }, autofocus: true, onclick: () => T.takeOver() },
+      t("hotseat.i_am", { name }))));
+}
+
+/** The hand just finished, for a few seconds (S.summary, from the renderer's step()); a click hides it. */
+export function summaryBox(T, view, ctx) {
+  const { S } = T;
+  if (!S.summary) return null;
+  const words = rendererFor(view.game).summary(view, S.summary, ctx);
+  if (!words.length) return null;
+  return h("div", { class: "summary", role: "status", dataset: { testid: "hand-summary" },
+    onclick: () => { S.summary = null; T.render(); } }, words);
+}

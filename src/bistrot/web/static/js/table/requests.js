@@ -1,0 +1,67 @@
+// What a table asks the server besides playing (HTTP, not the table's connection): start before
+// every seat is taken, a rematch, a challenge link, a challenge's results.
+import { toast } from "../dom.js";
+import { post, get } from "../api.js";
+import { localRematch } from "../offline.js";
+import { saveTable } from "../store.js";
+
+export const absolute = (url) => new URL(url, location.origin).href;
+
+/** The next game with the same people: the server's rematch table (or this device's). */
+export async function rematch(T) {
+  const { S, held, tableId } = T;
+  const existing = S.shown?.view?.table?.rematch;
+  const token = held.seats?.[0]?.token;
+  let id = existing;
+  if (!id && held.local) {
+    try {
+      id = await localRematch(tableId);
+    } catch (error) {
+      toast(error.message, "error");
+      return;
+    }
+  }
+  if (!id) {
+    try {
+      const answer = await post(`/api/tables/${tableId}/rematch`, { token });
+      id = answer.table;
+    } catch (error) {
+      toast(error.message, "error");
+      return;
+    }
+  }
+  saveTable(id, { ...held, challenge: null, join_url: null, rematch_of: tableId });
+  T.nav(`/t/${id}`);
+}
+
+/** A challenge link for this deal: the end-of-game dialog shows it. */
+export async function challenge(T) {
+  const { S, held, tableId } = T;
+  const token = held.seats?.find((s) => s.seat === S.showSeat)?.token || held.seats?.[0]?.token;
+  try {
+    const answer = await post(`/api/tables/${tableId}/challenge`, { token });
+    S.challenge = { id: answer.challenge, url: absolute(answer.challenge_url) };
+    T.render();
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+/** The host starts a friends table now: the open seats get computer players. */
+export async function startNow(T) {
+  try {
+    await post(`/api/tables/${T.tableId}/start`, { token: T.held.seats[0].token });
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+/** The results of the challenge this table was played for (once). */
+export async function loadComparison(T) {
+  const { S, held } = T;
+  if (!held.challenge || S.comparison) return;
+  try {
+    S.comparison = await get(`/api/challenges/${held.challenge}`);
+    T.render();
+  } catch { /* the link still works */ }
+}

@@ -1,0 +1,202 @@
+// The table's link to its game: one connection per seat held on this device (a WebSocket to the
+// server, or the Web Worker of a table of this device: same protocol), the states shown one by
+// one in order (so a fast computer's moves are still seen, and a completed trick stays a moment),
+// actions sent with an id and answered by ack or reject, resending after a reconnect, and the
+// hand-over between the people of a hot-seat table. The page never decides a rule: it shows the
+// view it is sent and sends the action clicked.
+import { toast, notice } from "../dom.js";
+import { t } from "../i18n.js";
+import { webSocketTransport } from "../transport.js";
+// Offline play: a table of this device is reached through the worker, with the same protocol.
+import { workerTransport } from "../worker-transport.js";
+import { play as playSound } from "../sound.js";
+import { rendererFor } from "../games/index.js";
+import { stepSounds } from "./sounds.js";
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
+/** Rejects without an action id that end the page's hopes for this table. */
+const FATAL = ["bad_token", "missing_token", "unknown_table", "bad_since"];
+/** Rejects whose own message would only repeat what the translated text says. */
+const PLAIN = ["not_your_turn", "rate_limited", "busy", "spectator", "not_started"];
+
+/** Connect the seats of T.held and start showing states; T.act and T.takeOver are set.
+ * `describe(msg)` gives the action log's line for a state message. Returns close(). */
+export function openSession(T, { describe }) {
+  const { S, held, tableId, seats, hotseat } = T;
+  const render = () => T.render();
+
+  // ---------------------------------------------------------------- connections
+  const connect = (seat, token) => {
+    const conn = held.local ? workerTransport({ table: tableId, seat }) : webSocketTransport({ table: tableId, token });
+    S.conns.set(seat, conn);
+    conn.onMessage((msg) => onMessage(seat, msg));
+    conn.onStatus((status, detail) => onStatus(seat, status, detail));
+  };
+
+  function onStatus(seat, status, detail) {
+    S.status.set(seat, status);
+    const statuses = [...S.status.values()];
+    if (status === "closed" && detail.code >= 4400) {
+      S.error = S.error || (detail.code === 4404 ? t("error.unknown_table")
+        : detail.code === 4500 ? t("offline.failed", { message: detail.message || "" }) : t("error.bad_token"));
+      render();
+      return;
+    }
+    if (statuses.some((s) => s === "reconnecting")) {
+      if (!S.lost) {
+        S.lost = true;
+        notice(t("conn.lost"), "warn");
+      }
+    } else if (statuses.every((s) => s === "open")) {
+      if (S.lost) {
+        S.lost = false;
+        notice(null);
+        toast(t("conn.back"), "ok", 2500);
+      }
+      if (status === "open" && S.pending && S.pending.seat === seat) {
+        // The answer to our last action may have been lost with the connection: the same id
+        // gets the same answer again, so resending is safe.
+        S.conns.get(seat).send(S.pending.msg);
+      }
+    }
+  }
+
+  function onMessage(seat, msg) {
+    if (msg.type === "state") {
+      S.latest.set(seat, msg);
+      if (seat === S.showSeat) {
+        S.queue.push(msg);
+        pump();
+      }
+      if (hotseat) checkPass();
+    } else if (msg.type === "ack") {
+      // Stored; the page stays busy until the state of that seq is on screen, so the old view's
+      // buttons never come back to life in between.
+      if (S.pending && S.pending.id === msg.id) {
+        S.pending.ackSeq = msg.seq;
+        if (S.shown && S.shown.seq >= msg.seq) S.pending = null;
+      }
+      render();
+    } else if (msg.type === "reject") {
+      const text = rejectText(msg);
+      if ((msg.id === null || msg.id === undefined) && FATAL.includes(msg.code)) {
+        S.error = text;
+        render();
+        return;
+      }
+      if (S.pending && S.pending.id === msg.id) S.pending = null;
+      T.resetUi();
+      toast(text, "error", 5000);
+      playSound("error");
+      render();
+    }
+  }
+
+  function rejectText(msg) {
+    const key = `reject.${msg.code}`;
+    const known = t(key);
+    if (known !== key) return msg.message && !PLAIN.includes(msg.code) ? `${known} (${msg.message})` : known;
+    return msg.message || msg.code;
+  }
+
+  // ---------------------------------------------------------------- hot seat
+  function needing() {
+    return seats.filter((s) => (S.latest.get(s)?.view?.legal || []).length > 0);
+  }
+  function checkPass() {
+    const waiting = needing();
+    if (S.passTo !== null) {
+      // Still on the pass screen: make sure it names someone who has something to do.
+      if (waiting.length && !waiting.includes(S.passTo)) S.passTo = waiting[0];
+      render();
+      return;
+    }
+    if (!waiting.length || waiting.includes(S.showSeat)) return;
+    S.passTo = waiting[0];
+    T.resetUi();
+    render();
+  }
+  /** The person named on the pass screen has the device: show their seat. */
+  T.takeOver = () => {
+    const seat = S.passTo;
+    S.passTo = null;
+    if (seat !== S.showSeat) {
+      S.showSeat = seat;
+      S.queue = [];
+      S.heldTrick = null;
+      S.fresh = new Set();
+      S.shown = S.latest.get(seat) || S.shown;
+    }
+    render();
+    playSound("turn");
+  };
+
+  // ---------------------------------------------------------------- showing states in order
+  function pump() {
+    if (S.holding || S.destroyed) return;
+    const next = S.queue.shift();
+    if (!next) return;
+    const prev = S.shown;
+    const view = next.view;
+    const step = prev && next.seq === prev.seq + 1;
+    S.fresh = new Set();
+    let hold = 0;
+    if (step && view.game === prev.view.game) {
+      const change = rendererFor(view.game).step(prev.view, view);
+      S.fresh = change.fresh || new Set();
+      if (change.heldTrick) {
+        S.heldTrick = change.heldTrick;
+        hold = reducedMotion() ? 450 : 1100;
+      }
+      if (change.summary) {
+        S.summary = change.summary;
+        T.later(() => { S.summary = null; render(); }, 5000);
+      }
+    }
+    if (next.seq !== prev?.seq) T.resetUi();
+    S.shown = next;
+    if (S.pending?.ackSeq !== undefined && next.seq >= S.pending.ackSeq) S.pending = null;
+    if (step) stepSounds(T, prev.view, view, next.last);
+    S.log = describe(next) || S.log;
+    const gap = reducedMotion() ? 0 : 320;
+    const wait = hold || (S.queue.length && step && gap);
+    S.holding = !!wait;
+    render();
+    if (wait) {
+      T.later(() => {
+        S.holding = false;
+        if (hold) S.heldTrick = null;
+        render();
+        pump();
+      }, hold || gap);
+    } else {
+      pump();
+    }
+  }
+
+  // ---------------------------------------------------------------- acting
+  /** Send `action` for the seat on screen; the page is busy until it is answered and shown. */
+  T.act = (action) => {
+    if (!action || S.pending || S.holding) return;
+    const seat = S.showSeat;
+    const conn = S.conns.get(seat);
+    S.counter += 1;
+    const id = `${Date.now().toString(36)}-${S.counter}`;
+    const msg = { type: "act", id, action, seq: S.shown?.seq };
+    if (!conn || !conn.send(msg)) {
+      toast(t("conn.not_sent"), "error");
+      return;
+    }
+    S.pending = { id, action, seat, msg };
+    render();
+  };
+
+  if (held.seats?.length) for (const { seat, token } of held.seats) connect(seat, token);
+  else connect(null, held.watch);
+
+  return () => {
+    for (const conn of S.conns.values()) conn.close();
+    notice(null);
+  };
+}
