@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 
@@ -167,10 +168,13 @@ def test_a_flood_is_rate_limited_then_closed_as_abuse(strict_server):
     server = strict_server
     table, clients = seated(server)
     me = clients[0]
-    for i in range(80):
-        me.send({"type": "act", "id": f"f{i}", "action": "dance"})
     codes = []
     with pytest.raises(ConnectionClosed) as closed:
+        # The server closes after the burst and 50 strikes (~70 messages): the last sends may
+        # meet the close, which is the point; what it answered before is still read below.
+        with contextlib.suppress(ConnectionClosed):
+            for i in range(80):
+                me.send({"type": "act", "id": f"f{i}", "action": "dance"})
         while True:
             message = me.recv(10)
             if message["type"] == "reject":

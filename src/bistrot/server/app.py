@@ -150,7 +150,7 @@ def _add_api(app: FastAPI, room: Room) -> None:
     @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
     async def open_table(body: CreateTable) -> dict[str, Any]:
         """Open a table against the computer, for friends, or for a hot seat."""
-        return await room.create(body)
+        return await room.create(body.model_dump())
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
     async def table_info(table_id: str) -> dict[str, Any]:

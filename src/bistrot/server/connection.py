@@ -19,12 +19,12 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.protocol import dumps, peek_id, reject
 from bistrot.server.ratelimit import TokenBucket
 from bistrot.server.room import Room
 from bistrot.server.settings import Settings
 from bistrot.server.table import Table
 from bistrot.tablecore.errors import TableError
+from bistrot.wire import dumps, peek_id, reject
 
 log = logging.getLogger("bistrot.server.connection")
 

@@ -41,11 +41,11 @@ class FanOut(Protocol):
 
     def unsubscribe(self, table_id: str, audience: Audience, subscriber: Subscriber) -> None: ...
 
-    def has_subscribers(self, table_id: str, audience: Audience) -> bool:
-        """Whether rendering for this audience is worth it (an implementation may say True)."""
-        ...
-
     def publish(self, table_id: str, audience: Audience, text: str) -> None: ...
+
+    def count(self, table_id: str) -> int:
+        """How many subscribers the table has here (a table nobody watches may leave memory)."""
+        ...
 
 
 class InProcessFanOut:

@@ -436,7 +436,7 @@ class OfflineAssets:
                 size += len(data)
             else:
                 with path.open("rb") as f:
-                    for block in iter(lambda f=f: f.read(1 << 20), b""):
+                    while block := f.read(1 << 20):
                         data_hash.update(block)
                 size += path.stat().st_size
             total.update(f"{url}\0{data_hash.hexdigest()}\n".encode())

@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from bistrot import games
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.protocol import ApiError, CreateTable
+from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChallengeRecord, Storage, StoredTable, TableRecord, new_secret
 from bistrot.server.table import Services, Table
@@ -125,13 +126,13 @@ class Room:
     # ------------------------------------------------------------------ opening tables
 
     async def create(
-        self, req: CreateTable, challenge: ChallengeRecord | None = None, seed: int | None = None
+        self, request: Mapping[str, Any], challenge: ChallengeRecord | None = None, seed: int | None = None
     ) -> dict[str, Any]:
-        """Open a table as ``POST /api/tables`` asks; returns the answer's body."""
+        """Open a table as ``POST /api/tables`` asks (its body as a dict); returns the answer's body."""
         settings = self.settings
         defaults = PlanDefaults(bot_delay_ms=settings.bot_delay_ms, grace_s=settings.grace_s)
         plan = plan_table(
-            req.model_dump(), defaults, seed=seed, challenge=None if challenge is None else challenge.id,
+            request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
             now=time.time(),
         )
         await self.storage.create_table(plan.table, plan.seats)
@@ -237,13 +238,13 @@ class Room:
     async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
         """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
         record, source = await self._challenge(challenge_id)
-        req = CreateTable(
-            game=source.game,
-            mode="computer",
-            rules=dict(source.rules),
-            seat=record.seat,
-            bots={c["seat"]: c["level"] for c in record.computers},
-            name=name,
-            level=source.level,
-        )
-        return await self.create(req, challenge=record, seed=source.seed)
+        request = {
+            "game": source.game,
+            "mode": "computer",
+            "rules": dict(source.rules),
+            "seat": record.seat,
+            "bots": {c["seat"]: c["level"] for c in record.computers},
+            "name": name,
+            "level": source.level,
+        }
+        return await self.create(request, challenge=record, seed=source.seed)

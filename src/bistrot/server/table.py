@@ -20,11 +20,12 @@ from typing import Any, Protocol
 
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
-from bistrot.server.protocol import ApiError, dumps
+from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
 from bistrot.server.storage import SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, Out, TableCore
 from bistrot.tablecore.plan import OVER, PLAYING
+from bistrot.wire import dumps
 
 log = logging.getLogger("bistrot.server.table")
 
@@ -295,7 +296,8 @@ class Table:
 
     async def join(self, invite: str, name: str | None) -> tuple[int, str]:
         """Take the next free seat of a friends table: (seat, token)."""
-        return await self.call(self._do_join, invite, name)
+        joined: tuple[int, str] = await self.call(self._do_join, invite, name)
+        return joined
 
     async def _do_join(self, invite: str, name: str | None) -> tuple[int, str]:
         record, token, status = self.core.join(invite, name)
