@@ -92,13 +92,6 @@ class LocalTable(TableCore):
         if self.game.is_over:
             self.table.status = OVER
 
-    @classmethod
-    def create(cls, request: dict[str, Any], created: float = 0.0) -> LocalTable:
-        """A new table from the body ``POST /api/tables`` would take, refused with the server's
-        codes (and ``needs_network`` for a friends table)."""
-        plan = plan_table(request, _DEFAULTS, now=created)
-        return cls(StoredTable(plan.table, plan.seats))
-
     def commit(self, seat: int, action: str, by: str, key: str | None) -> list[EventRecord]:
         """Apply and keep ``action`` for ``seat`` at once (the worker stores right after);
         :class:`IllegalAction` leaves everything unchanged."""
@@ -166,18 +159,8 @@ class LocalTable(TableCore):
             raise LocalError("bad_record", f"this saved game cannot be replayed: {err}") from None
 
     def summary(self) -> dict[str, Any]:
-        """What a list of saved games shows: no card, no seed."""
-        t = self.table
-        return {
-            "id": t.id,
-            "game": t.game,
-            "mode": t.mode,
-            "status": t.status,
-            "seq": self.seq,
-            "players": self.players,
-            "seats": self._seat_list(),
-            "created": t.created_at,
-        }
+        """What a list of saved games shows: the table's public facts (no card, no seed)."""
+        return {**self.public_info(), "id": self.id, "created": self.table.created_at}
 
     def _seat_list(self) -> list[dict[str, Any]]:
         return [
@@ -206,10 +189,11 @@ class LocalRoom:
     def create(self, request: dict[str, Any], created: float = 0.0) -> dict[str, Any]:
         """Open a table; the answer has the shape of ``POST /api/tables``'s (no secrets: a
         table of this device needs none)."""
-        table = LocalTable.create(request, created=created)
+        plan = plan_table(request, _DEFAULTS, now=created)  # refused with the server's codes
+        table = LocalTable(StoredTable(plan.table, plan.seats))
         self.tables[table.id] = table
         self._dirty.add(table.id)
-        answer = {k: v for k, v in _answer(table).items() if k not in ("invite", "watch")}
+        answer = {k: v for k, v in plan.answer().items() if k not in ("invite", "watch")}
         return {**answer, "local": True}
 
     def load(self, record: dict[str, Any]) -> LocalTable:
@@ -289,12 +273,19 @@ class LocalRoom:
     # ------------------------------------------------------------------ computer seats
 
     def bot_turn(self, table_id: str) -> dict[str, Any] | None:
-        """The computer move due at this table now: ``{"seat", "seq", "level", "seed"}``, or None."""
+        """The computer move due at this table now, or None: ``{"seat", "seq", "level", "seed",
+        "delay_ms"}`` (the pause to keep after the last change, so people can follow)."""
         table = self.tables.get(table_id)
         turn = None if table is None else table.bot_turn()
         if turn is None:
             return None
-        return {"seat": turn.seat, "seq": turn.seq, "level": turn.level, "seed": turn.seed}
+        return {
+            "seat": turn.seat,
+            "seq": turn.seq,
+            "level": turn.level,
+            "seed": turn.seed,
+            "delay_ms": round(turn.delay_s * 1000),
+        }
 
     def bot_choose(self, table_id: str, seq: int) -> str | None:
         """The action the computer seat due at seq ``seq`` chooses (nothing is changed yet).
@@ -333,20 +324,6 @@ class LocalRoom:
         """:meth:`bot_choose` then :meth:`bot_play` at once (the host waits between them)."""
         action = self.bot_choose(table_id, seq)
         return [] if action is None else self.bot_play(table_id, seq, action)
-
-
-def _answer(table: LocalTable) -> dict[str, Any]:
-    t = table.table
-    return {
-        "table": t.id,
-        "game": t.game,
-        "mode": t.mode,
-        "status": t.status,
-        "seats": [{"seat": s, "token": None} for s in table.humans()],
-        "table_url": f"/t/{t.id}",
-        "join_url": None,
-        "watch_url": None,
-    }
 
 
 class JsonRoom:

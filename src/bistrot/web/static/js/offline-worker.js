@@ -3,7 +3,9 @@
 //
 // The page talks to it through js/offline.js; the messages a connection receives are exactly
 // the server's (docs/protocol.md), built in Python from the engine's view of that seat. The
-// worker only routes them, stores the games and paces the computer players. No rule is here.
+// worker only does I/O: it routes the messages, stores the games and keeps the computer's pause
+// with timers. Everything a table decides (rules, seats, acks, who moves and when) is the Python
+// table core's (bistrot.tablecore), the very one the server hosts.
 //
 // Page -> worker: {rid, op: "create"|"rematch"|"connect"|"send"|"close", ...}
 // Worker -> page: {rid, ok, result|error} answers, and {conn, msg} protocol messages.
@@ -19,7 +21,6 @@ let booting = null;           // the promise of Pyodide + bistrot being ready
 const conns = new Map();      // conn id -> table id
 const botTimers = new Map();  // table id -> true while a computer move is under way
 const lastChange = new Map(); // table id -> time of the last stored action
-const delays = new Map();     // table id -> the pause before a computer move (ms)
 
 // ---------------------------------------------------------------------------- IndexedDB
 
@@ -95,10 +96,7 @@ async function persist() {
   const items = JSON.parse(room.dirty());
   await storeRecords(items);
   const now = performance.now();
-  for (const { record } of items) {
-    lastChange.set(record.id, now);
-    delays.set(record.id, record.bot_delay_ms);
-  }
+  for (const { record } of items) lastChange.set(record.id, now);
   return items.map((i) => i.record.id);
 }
 
@@ -129,7 +127,7 @@ function scheduleBot(table) {
       scheduleBot(table);
       return;
     }
-    const due = (lastChange.get(table) || 0) + (delays.get(table) || 0);
+    const due = (lastChange.get(table) || 0) + turn.delay_ms;
     setTimeout(() => enqueue(async () => {
       botTimers.delete(table);
       const { out } = parse(room.bot_play(table, turn.seq, action));
@@ -162,7 +160,6 @@ async function ensureTable(table) {
     throw error;
   }
   parse(room.load(JSON.stringify(record)));
-  delays.set(table, record.bot_delay_ms);
 }
 
 const ops = {
