@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Generic, NotRequired, Protocol, Self, TypedDict, TypeVar, runtime_checkable
+from typing import Any, Generic, NotRequired, Protocol, Self, TypedDict, TypeVar, cast, runtime_checkable
 
 from bistrot import dealcode
 from bistrot.errors import IllegalAction
@@ -59,6 +59,9 @@ class GameView(TypedDict):
     deal_code: NotRequired[str]
     seats: NotRequired[list[dict[str, Any]]]
     table: NotRequired[dict[str, Any]]
+
+
+ViewT = TypeVar("ViewT", bound=GameView)
 
 
 @runtime_checkable
@@ -153,10 +156,18 @@ class GameBase(Generic[RulesT]):
 
     # ----------------------------------------------------------------- what a game provides
 
+    _rules_type: type[Ruleset]
+
+    def __init_subclass__(cls, rules: type[Ruleset] | None = None, **kwargs: Any) -> None:
+        # ``class OmiGame(GameBase[OmiRules], rules=OmiRules)``: the rules class, said once.
+        super().__init_subclass__(**kwargs)
+        if rules is not None:
+            cls._rules_type = rules
+
     @classmethod
     def rules_class(cls) -> type[RulesT]:
-        """The class of this game's rules."""
-        raise NotImplementedError
+        """The class of this game's rules (given as ``rules=`` in the class statement)."""
+        return cast("type[RulesT]", cls._rules_type)
 
     @property
     def to_move(self) -> int | None:
@@ -223,6 +234,12 @@ class GameBase(Generic[RulesT]):
     def deal_code(self) -> str:
         """The deal code of this game's seed."""
         return dealcode.encode(self.seed)
+
+    def _revealed(self, view: ViewT) -> ViewT:
+        """``view`` with the deal code once the game is over (before, it would reveal every hand)."""
+        if self.is_over:
+            view["deal_code"] = self.deal_code
+        return view
 
     def actors(self) -> list[int]:
         """The seats that may act now: the seat to move, or none."""

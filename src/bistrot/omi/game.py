@@ -108,7 +108,7 @@ def deal_hands(rules: OmiRules, seed: int, hand_index: int, redeal: int, chooser
     return dealt
 
 
-class OmiGame(GameBase[OmiRules]):
+class OmiGame(GameBase[OmiRules], rules=OmiRules):
     """A whole Omi match, from the first deal to the target, determined by rules, seed, actions.
 
     The state of the hand in play is public for bots and tools (read it, do not change it):
@@ -152,11 +152,6 @@ class OmiGame(GameBase[OmiRules]):
         self._deal()
 
     # ----------------------------------------------------------------- construction
-
-    @classmethod
-    def rules_class(cls) -> type[OmiRules]:
-        """:class:`OmiRules`."""
-        return OmiRules
 
     @classmethod
     def from_deal(
@@ -463,9 +458,7 @@ class OmiGame(GameBase[OmiRules]):
             "is_over": self.is_over,
             "winner": self.winner,
         }
-        if self.is_over:
-            view["deal_code"] = self.deal_code
-        return view
+        return self._revealed(view)
 
     # ----------------------------------------------------------------- records
 

@@ -70,7 +70,7 @@ _SOURCE_NAMES = (HAND, FACE_UP, FACE_DOWN)
 _SRC_HAND, _SRC_UP, _SRC_DOWN, _SRC_NONE = 0, 1, 2, 3
 
 
-class OtiGame(GameBase[OtiRules]):
+class OtiGame(GameBase[OtiRules], rules=OtiRules):
     """A whole Oti game, determined by rules, seed (or a given start) and actions.
 
     The state is public for bots and tools (read it; search changes it only through
@@ -113,11 +113,6 @@ class OtiGame(GameBase[OtiRules]):
             self.winner = self.out[0] if self.out else None
 
     # ----------------------------------------------------------------- construction
-
-    @classmethod
-    def rules_class(cls) -> type[OtiRules]:
-        """:class:`OtiRules`."""
-        return OtiRules
 
     @classmethod
     def from_deal(
@@ -686,9 +681,7 @@ class OtiGame(GameBase[OtiRules]):
             "winner": self.winner,
             "end_reason": self.end_reason,
         }
-        if self.is_over:
-            view["deal_code"] = self.deal_code
-        return view
+        return self._revealed(view)
 
     # ----------------------------------------------------------------- records
 

@@ -1,14 +1,14 @@
-"""The messages of the protocol (docs/protocol.md): HTTP bodies as pydantic models, and the
-WebSocket messages, parsed by hand so that every fault gets its own precise code.
+"""The HTTP bodies of the protocol (docs/protocol.md), as pydantic models (hence the OpenAPI
+schema).  The WebSocket messages are pure Python shared with the player's device: they live in
+:mod:`bistrot.wire`.
 
->>> parse_client_message('{"type": "act", "id": "m1", "action": "play TH"}')
-ClientMessage(type='act', id='m1', key='"m1"', action='play TH', seat=None)
->>> parse_client_message('{"type": "act", "action": "play TH"}')
+>>> CreateTable(game="omi").mode
+'computer'
+>>> CreateTable(game="chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bistrot.wire.BadMessage: bad_id: an act needs an "id": a text of 1 to 64 characters or an integer
->>> reject(7, "revoke", "you must follow suit")
-{'type': 'reject', 'id': 7, 'code': 'revoke', 'message': 'you must follow suit'}
+pydantic_core._pydantic_core.ValidationError: 1 validation error for CreateTable
+...
 """
 
 from __future__ import annotations
@@ -19,22 +19,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bistrot import games
 from bistrot.tablecore.errors import TableError
-
-# The WebSocket messages are pure Python shared with the table on the player's device (offline
-# play under Pyodide, which has no pydantic): they live in bistrot.wire and are re-exported here.
-from bistrot.wire import (  # noqa: F401 (re-exported)
-    CLIENT_TYPES,
-    MAX_ID_CHARS,
-    MAX_SAFE_INT,
-    BadMessage,
-    ClientMessage,
-    ack,
-    dumps,
-    parse_client_message,
-    peek_id,
-    pong,
-    reject,
-)
 
 Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for the OpenAPI schema
 Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
