@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bistrot import bots
+from bistrot import bots, games
 
 
 def choose(game: str, level: str, seed: int, view: dict[str, Any]) -> str:
@@ -31,7 +31,11 @@ def choose(game: str, level: str, seed: int, view: dict[str, Any]) -> str:
 
 
 def _warm() -> None:
-    import bistrot.omi  # noqa: F401  (load the engines before the first real move)
+    """In a new worker: load every game's engine and computer players before the first move."""
+    for entry in games.all_games():
+        entry.game_class()
+        for level in entry.levels:
+            entry.bot_class(level)
 
 
 def _watch_parent(parent: int, every_s: float = 1.0) -> None:
