@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bistrot import bots
 from bistrot.arena import rotation
 from bistrot.arena.rotation import BotSpec, GameResult, bot_specs, print_table, register, seating, summarise
 from bistrot.games import get as game_entry
@@ -26,7 +25,7 @@ GAME = "oti"
 
 def play_game(
     rules: Any, seed: int, index: int, specs: Sequence[BotSpec],
-    bot_factory: Callable[..., Any] = bots.make_bot,
+    bot_factory: Callable[..., Any] | None = None,
 ) -> GameResult:
     """Play game ``index`` of an Oti run (:func:`bistrot.arena.rotation.play_game`)."""
     return rotation.play_game(game_entry(GAME), rules, seed, index, specs, bot_factory)

@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from bistrot import bots
 from bistrot.arena.stats import median_max_ms, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options, rule_examples
 from bistrot.dealcode import SEED_BITS
@@ -98,8 +97,7 @@ def seat_to_act(game: Any, players: int) -> int:
     seat = game.to_move
     if seat is not None:
         return int(seat)
-    actors = getattr(game, "actors", None)
-    seats = list(actors()) if callable(actors) else [s for s in range(players) if game.legal_actions(s)]
+    seats = game.actors()
     if not seats:
         raise RuntimeError("nobody may act, yet the game is not over")
     return int(min(seats))
@@ -107,14 +105,13 @@ def seat_to_act(game: Any, players: int) -> int:
 
 def end_reason(game: Any) -> str:
     """How a finished game ended: its summary's ``end_reason``, else :data:`OVER`."""
-    summary = getattr(game, "summary", None)
-    reason = summary().get("end_reason") if callable(summary) else getattr(game, "end_reason", None)
+    reason = game.summary().get("end_reason")
     return OVER if reason is None else str(reason)
 
 
 def play_game(
     entry: GameEntry, rules: Any, seed: int, index: int, specs: Sequence[BotSpec],
-    bot_factory: Callable[..., Any] = bots.make_bot,
+    bot_factory: Callable[..., Any] | None = None,
 ) -> GameResult:
     """Play game ``index`` of a run and return its result."""
     by_name = {spec.name: spec for spec in specs}
@@ -124,8 +121,11 @@ def play_game(
     seated = []
     for seat, name in enumerate(names):
         spec = by_name[name]
-        seated.append(bot_factory(entry.name, spec.level, seed=bot_seed(entry.name, seed, index, seat),
-                                  **spec.options))
+        bot_seed_ = bot_seed(entry.name, seed, index, seat)
+        if bot_factory is None:  # from the entry itself: a worker process need not know the game
+            seated.append(entry.bot_class(spec.level)(seed=bot_seed_, **spec.options))
+        else:
+            seated.append(bot_factory(entry.name, spec.level, seed=bot_seed_, **spec.options))
     think: dict[str, list[float]] = {spec.name: [] for spec in specs}
     while not game.is_over:
         seat = seat_to_act(game, players)
@@ -306,7 +306,7 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
                             players)
         options = parse_bot_options(args.option)
         for level, given in options.items():  # fail now, not in a worker
-            bots.make_bot(entry.name, level, **given)
+            entry.bot_class(level)(**given)
         if args.json:
             result = run_arena(entry, levels, args.games, players, args.seed, args.workers, rules, options)
         else:

@@ -7,7 +7,7 @@ lock the server needs; a thread pool is the lighter option for tests and small m
 
 >>> from bistrot.omi import OmiGame, OmiRules
 >>> game = OmiGame.new(OmiRules(), seed=1)
->>> choose("omi", "easy", 7, game.view(game.to_move)) in game.legal_actions()
+>>> choose("bistrot.omi.bots.easy:EasyOmiBot", 7, game.view(game.to_move)) in game.legal_actions()
 True
 """
 
@@ -22,12 +22,15 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bistrot import bots, games
+from bistrot import games
 
 
-def choose(game: str, level: str, seed: int, view: dict[str, Any]) -> str:
-    """The action a new ``level`` bot seeded with ``seed`` takes from ``view``."""
-    return bots.make_bot(game, level, seed=seed).act(view)
+def choose(bot: str, seed: int, view: dict[str, Any]) -> str:
+    """The action a new bot of class ``bot`` (``"module:Class"``, from the game registry) seeded
+    with ``seed`` takes from ``view``.  The class is named, not the game, so a worker process
+    need not know every game registered in the server (a test's, say)."""
+    action: str = games.load(bot)(seed=seed).act(view)
+    return action
 
 
 def _warm() -> None:
@@ -81,13 +84,16 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         if self._executor is None:
             raise RuntimeError("the bot runner is not started")
+        entry = games.get(game)
+        entry.bot_class(level)  # a clear error here for a level the game lacks
+        bot = entry.bots[level]
         try:
-            return await loop.run_in_executor(self._executor, choose, game, level, seed, view)
+            return await loop.run_in_executor(self._executor, choose, bot, seed, view)
         except BrokenProcessPool:
             self.close()
             self.start()
             assert self._executor is not None
-            return await loop.run_in_executor(self._executor, choose, game, level, seed, view)
+            return await loop.run_in_executor(self._executor, choose, bot, seed, view)
 
     def close(self) -> None:
         """Stop the workers; moves in flight are dropped."""
