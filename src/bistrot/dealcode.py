@@ -42,25 +42,39 @@ def encode(seed: int) -> str:
     return f"{text[:4]}-{text[4:8]}-{text[8:]}"
 
 
+def _shown(code: str) -> str:
+    # a long text is not echoed whole in a message
+    return repr(code) if len(code) <= 40 else f"{code[:30]!r}... ({len(code)} characters)"
+
+
 def decode(code: str) -> int:
-    """The seed named by ``code``; :class:`DealCodeError` says what is wrong otherwise."""
+    """The seed named by ``code``; :class:`DealCodeError` says what is wrong otherwise (a
+    ``ValueError``, whatever ``code`` is: a text or not).
+
+    >>> decode(42)
+    Traceback (most recent call last):
+    ...
+    bistrot.dealcode.DealCodeError: a deal code is a text, not int
+    """
+    if not isinstance(code, str):
+        raise DealCodeError(f"a deal code is a text, not {type(code).__name__}")
     cleaned = code.replace("-", "").replace(" ", "").upper()
     if len(cleaned) != DATA_DIGITS + 1:
         raise DealCodeError(
-            f"{code!r} is not a deal code: it has {len(cleaned)} characters, "
+            f"{_shown(code)} is not a deal code: it has {len(cleaned)} characters, "
             f"a code has {DATA_DIGITS + 1} (like 0000-0000-01A5)"
         )
     bad = sorted({ch for ch in cleaned if ch not in _VALUES})
     if bad:
-        raise DealCodeError(f"{code!r} is not a deal code: {''.join(bad)!r} cannot appear in one")
+        raise DealCodeError(f"{_shown(code)} is not a deal code: {''.join(bad[:10])!r} cannot appear in one")
     digits = [_VALUES[ch] for ch in cleaned]
     if _check_digit(digits[:-1]) != digits[-1]:
-        raise DealCodeError(f"{code!r} is not a deal code: its check digit does not match (a typo?)")
+        raise DealCodeError(f"{_shown(code)} is not a deal code: its check digit does not match (a typo?)")
     seed = 0
     for d in digits[:-1]:
         seed = seed << 5 | d
     if seed >= 1 << SEED_BITS:
-        raise DealCodeError(f"{code!r} is not a deal code: it names a seed out of range")
+        raise DealCodeError(f"{_shown(code)} is not a deal code: it names a seed out of range")
     return seed
 
 

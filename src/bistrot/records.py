@@ -42,7 +42,16 @@ Tag = tuple[str, str]
 """A tag: its name and its value."""
 
 _TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` as a message quotes it: whole if short, its start if long (a record read from
+    anywhere may hold a huge word).
+
+    >>> shown("AH"), shown("{" * 1000, 5)
+    ("'AH'", "'{{{{{'... (1000 characters)")
+    """
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def tag_lines(tags: Iterable[Tag]) -> list[str]:
@@ -71,13 +80,49 @@ def split_tags(text: str) -> tuple[dict[str, str], list[str]]:
     return tags, body
 
 
+def strip_comments(text: str) -> str:
+    r"""``text`` with each comment replaced by a space: ``{...}`` (over several lines if need be)
+    and ``;`` to the end of its line.  A ``{`` never closed is a plain character.
+
+    One pass from left to right, in linear time whatever the text: each ``find`` either jumps
+    past the comment it finds, or (a ``{`` never closed) fails once, after which no later ``{``
+    is searched for.  (A regex such as ``\{[^}]*\}`` scanned to the end of the text from each
+    unclosed brace: quadratic time.)
+
+    >>> strip_comments("a {b} c ; d\ne {f")
+    'a   c  \ne {f'
+    """
+    out: list[str] = []
+    start = i = 0
+    braces_close = True  # False once a "{" was found with no "}" after it
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "{" and braces_close:
+            end = text.find("}", i + 1)
+            if end < 0:
+                braces_close = False
+                i += 1
+                continue
+        elif ch == ";":
+            end = text.find("\n", i + 1)
+            end = n - 1 if end < 0 else end - 1  # the line's end stays
+        else:
+            i += 1
+            continue
+        out += [text[start:i], " "]
+        start = i = end + 1
+    out.append(text[start:])
+    return "".join(out)
+
+
 def words(lines: Iterable[str]) -> list[str]:
     """The words of a record's body, comments removed.
 
     >>> words(["1. AH 7H {a trump} ; a remark", "TH"])
     ['1.', 'AH', '7H', 'TH']
     """
-    return _COMMENT.sub(" ", "\n".join(lines)).split()
+    return strip_comments("\n".join(lines)).split()
 
 
 @dataclass(frozen=True)
@@ -99,7 +144,9 @@ def write_record(rules: Ruleset, seed: int, tags: Iterable[Tag], body: Iterable[
 
 def read_record(text: str, rules_class: type[R]) -> ReadRecord[R]:
     """Read the common part of a record of the game of ``rules_class``; ``ValueError`` says
-    what is wrong (another game, a bad rules tag, no seed)."""
+    what is wrong (another game, a bad rules tag, no seed, not a text)."""
+    if not isinstance(text, str):
+        raise ValueError(f"a record is a text, not {type(text).__name__}")
     tags, body = split_tags(text)
     name = rules_class.GAME
     if tags.get("Game", name) != name:

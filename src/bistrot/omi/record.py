@@ -27,6 +27,7 @@ from bistrot.cards import CARD_BY_NAME, CARD_NAMES
 from bistrot.engine import Logged
 from bistrot.omi.rules import OmiRules
 from bistrot.omi.view import HandResult, Trick
+from bistrot.records import shown
 
 _MOVE_NUMBER = re.compile(r"^\d+\.$")
 
@@ -150,6 +151,6 @@ def read_actions(words: Sequence[str]) -> list[str]:
         elif word.upper() in CARD_BY_NAME:
             actions.append(f"play {CARD_NAMES[CARD_BY_NAME[word.upper()]]}")
         else:
-            raise ValueError(f"{word!r} in the record is neither a card, 'trump <suit>' nor 'kapothi'")
+            raise ValueError(f"{shown(word)} in the record is neither a card, 'trump <suit>' nor 'kapothi'")
         i += 1
     return actions

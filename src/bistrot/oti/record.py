@@ -34,6 +34,7 @@ from bistrot.oti.actions import parse_action
 from bistrot.oti.position import Position, check_position, to_cards
 from bistrot.oti.rules import OtiRules
 from bistrot.oti.view import Event
+from bistrot.records import shown
 
 _SEAT = re.compile(r"^(\d+):$")
 
@@ -135,7 +136,7 @@ def read_actions(rules: OtiRules, words: Sequence[str]) -> list[tuple[int, str]]
         if match:
             if current:
                 if seat is None:
-                    raise ValueError(f"{' '.join(current)!r} in the record does not say which seat acts")
+                    raise ValueError(f"{shown(' '.join(current))} in the record does not say which seat acts")
                 actions.append((seat, " ".join(current)))
             seat, current = int(match.group(1)), []
         else:
@@ -144,7 +145,7 @@ def read_actions(rules: OtiRules, words: Sequence[str]) -> list[tuple[int, str]]
         try:
             parse_action(action)
         except IllegalAction as err:
-            raise ValueError(f"action {number} ({action!r}) in the record: {err}") from None
+            raise ValueError(f"action {number} ({shown(action)}) in the record: {err}") from None
         if who >= rules.players:
             raise ValueError(f"action {number} names seat {who}, but the game has {rules.players} seats")
     return actions
@@ -167,7 +168,7 @@ def read_position(rules: OtiRules, tags: Mapping[str, str]) -> Position | None:
 
     to_move = tags.get("ToMove")
     if to_move is not None and not to_move.isdigit():
-        raise ValueError(f"the ToMove tag must be a seat number, not {to_move!r}")
+        raise ValueError(f"the ToMove tag must be a seat number, not {shown(to_move)}")
     position = Position(
         zone("Hands"), zone("FaceUp"), zone("FaceDown"),
         draw=_cards_of(tags.get("Draw", "-"), "Draw"), pile=_cards_of(tags.get("Pile", "-"), "Pile"),

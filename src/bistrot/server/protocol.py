@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from bistrot import games
 from bistrot.tablecore.errors import TableError
@@ -62,10 +62,17 @@ class CreateTable(_Body):
     mode: Mode = Field("computer", description="computer, friends or hotseat")
     rules: dict[str, Any] = Field(default_factory=dict, description="the game's rules options")
     level: Level | None = Field(None, description="computer level of every computer seat (default medium)")
+    # JSON object keys are texts: "2" names seat 2 (the one place a number comes as text)
     bots: dict[int, Level] = Field(default_factory=dict, description="per-seat computer levels")
-    seat: int = Field(0, ge=0, le=7, description="the human seat of a computer table")
-    seed: int | str | None = Field(None, description="a deal code (or integer seed) to play a known deal")
-    bot_delay_ms: int | None = Field(None, ge=0, le=10_000, description="pause before each computer move")
+    # Strict: "1", 1.0 or true are no seat, true no seed (lax coercion would take them)
+    seat: StrictInt = Field(0, ge=0, le=7, description="the human seat of a computer table")
+    seed: StrictInt | StrictStr | None = Field(
+        None,
+        description="a deal code (or integer seed) to play a known deal (not at a friends table)",
+    )
+    bot_delay_ms: StrictInt | None = Field(
+        None, ge=0, le=10_000, description="pause before each computer move"
+    )
     grace_s: float | None = Field(None, ge=0, le=3600, description="seconds a dropped player keeps the seat")
     name: Name | None = Field(None, description="the creator's display name")
 

@@ -281,10 +281,24 @@ class TableCore:
             return []
         return list(game.legal_actions(audience))
 
+    @property
+    def deal_secret(self) -> bool:
+        """Whether this table's deal is never shown, even once the game is over: a challenge's
+        table, whose deal the next challenger plays (its deal code would show them every hand)."""
+        return self.table.challenge is not None
+
+    def view(self, game: Any, audience: Audience) -> dict[str, Any]:
+        """The engine's view of ``audience``, less the deal code at a :attr:`deal_secret` table:
+        every view this core hands out (states, computer players' views) is made here."""
+        view: dict[str, Any] = game.view(audience)
+        if self.deal_secret:
+            view.pop("deal_code", None)
+        return view
+
     def state(self, game: Any, seq: int, audience: Audience, last: EventRecord | None) -> dict[str, Any]:
         """The ``state`` message for ``audience`` at ``seq`` (``game`` as it stood then)."""
         shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
-        return state_message(
+        message = state_message(
             game,
             seq,
             audience,
@@ -293,6 +307,9 @@ class TableCore:
             table=self.table_info(),
             last=shown,
         )
+        if self.deal_secret:
+            message["view"].pop("deal_code", None)
+        return message
 
     def audiences(self) -> list[Audience]:
         """The audiences with at least one connection."""
@@ -478,7 +495,7 @@ class TableCore:
                     self.seq,
                     level,
                     derive(self.table.seed, "bot", seat, self.seq),
-                    self.game.view(seat),
+                    self.view(self.game, seat),
                     self.table.bot_delay_ms / 1000,
                 )
         return None

@@ -95,7 +95,8 @@ def plan_table(
 ) -> Plan:
     """Check a table request and plan the table; :class:`TableError` says what is wrong.
 
-    ``seed`` (a challenge's deal) overrides the request's.  Nothing is stored here.
+    ``seed`` (a challenge's deal) overrides the request's.  A friends table takes no chosen
+    deal (``seed_not_allowed``): its creator would know every hand.  Nothing is stored here.
     """
     if not isinstance(request, Mapping):
         raise TableError("bad_request", "a table request is an object", 422)
@@ -114,6 +115,14 @@ def plan_table(
     except (ValueError, TypeError) as err:
         raise TableError("bad_rules", str(err), 422) from None
     players = entry.players(rules)
+    if seed is None and mode == "friends" and request.get("seed") is not None:
+        # Whoever chose the deal would know every hand of the friends who join.
+        raise TableError(
+            "seed_not_allowed",
+            "a friends table is always dealt a fresh deal: a chosen deal (seed) is only for a table "
+            "against the computer or in hot seat",
+            422,
+        )
     if seed is None:
         try:
             seed = dealcode.seed_from(request.get("seed"))
