@@ -71,5 +71,9 @@ class Settings(BaseSettings):
     generation less often (see :func:`bistrot.server.runner.tune_gc`); process-wide."""
     evict_after_s: float = Field(600.0, ge=0)
     """Finished tables nobody watches leave memory after this long (they stay in the database)."""
+    unattended_pause_s: float = Field(120.0, ge=0)
+    """Computer players stop playing a table at which no seat has had a connection for this long
+    (a table of computers alone would otherwise play forever, even after a restart); they go on
+    as soon as someone connects."""
     static_dir: Path = STATIC_DIR
     """The page's static files."""

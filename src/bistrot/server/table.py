@@ -73,6 +73,8 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._last_change = time.monotonic()
         self.idle_since = time.monotonic()
+        #: Since when no seat has had a connection (None: someone is here).
+        self._unattended_since: float | None = time.monotonic()
 
     @property
     def seq(self) -> int:
@@ -164,7 +166,9 @@ class Table:
         self._deliver(changed)  # before subscribing: the newcomer gets its own catch-up
         if changed:
             self._update_grace()
-            self._schedule_bot()
+        if self.core.attended():
+            self._unattended_since = None
+        self._schedule_bot()  # a table paused for want of people resumes
         for message in self.core.catch_up(audience, since):
             conn.deliver(dumps(message))
         self.services.fanout.subscribe(self.id, audience, conn)
@@ -179,6 +183,8 @@ class Table:
         self.services.fanout.unsubscribe(self.id, audience, conn)
         self.idle_since = time.monotonic()
         self._deliver(self.core.disconnect(audience))
+        if not self.core.attended() and self._unattended_since is None:
+            self._unattended_since = time.monotonic()
         self._update_grace()
 
     def _update_grace(self) -> None:
@@ -194,10 +200,9 @@ class Table:
     async def _do_grace_over(self, seat: int) -> None:
         if self._grace.pop(seat, None) is None:
             return
-        out = self.core.grace_over(seat)
-        if out:
+        if self.core.grace_over(seat):
             log.info("table %s: seat %d is away; a computer player takes over", self.id[:6], seat)
-            self._deliver(out)
+            self._deliver(self.core.broadcast())
             self._schedule_bot()
 
     # ------------------------------------------------------------------ messages
@@ -251,6 +256,9 @@ class Table:
     def _schedule_bot(self) -> None:
         if self._bot_task is not None:
             return
+        since = self._unattended_since
+        if since is not None and time.monotonic() - since >= self.services.settings.unattended_pause_s:
+            return  # nobody has been here for a while: computer players wait for someone to come back
         turn = self.core.bot_turn()
         if turn is not None:
             self._bot_task = asyncio.create_task(self._bot_move(turn, self._last_change + turn.delay_s))

@@ -212,6 +212,11 @@ class TableCore:
             return any(s.conns for s in self.seats if s.record.kind == HUMAN)
         return self.seats[seat].conns > 0
 
+    def attended(self) -> bool:
+        """Whether anyone holds a seat's connection now (computer players pause at a table left
+        unattended for a while: the host keeps the clock)."""
+        return any(s.conns for s in self.seats)
+
     def computer_plays(self, seat: int) -> bool:
         """Whether a computer player plays ``seat`` now (its own, or for a player away)."""
         state = self.seats[seat]
@@ -389,13 +394,14 @@ class TableCore:
             if s.record.kind == HUMAN and not s.away and not self.present(i)
         ]
 
-    def grace_over(self, seat: int) -> Out:
-        """The grace period of ``seat`` ran out: a computer player takes over if the player is
-        still away (then everyone is told)."""
+    def grace_over(self, seat: int) -> bool:
+        """The grace period of ``seat`` ran out: whether a computer player now takes over (the
+        player is still away); if so the host tells everyone (:meth:`broadcast`) and asks for
+        the computer's move (:meth:`bot_turn`)."""
         if self.present(seat) or self.status != PLAYING or self.seats[seat].record.kind != HUMAN:
-            return []
+            return False
         self.seats[seat].away = True
-        return self.broadcast()
+        return True
 
     # ------------------------------------------------------------------ actions
 
