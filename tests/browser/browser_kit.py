@@ -99,14 +99,32 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+# Reports every Content-Security-Policy violation of a page (and of its frames) to the test.
+CSP_WATCH = """
+window.__cspReported = 0;
+window.addEventListener("securitypolicyviolation", async (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  await window.__bistrotCsp(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${where}`);
+  window.__cspReported += 1;
+});
+"""
+
+
+def is_csp_report(text: str) -> bool:
+    """Chromium's console line for a CSP violation (also those of workers, which the page's
+    listener does not see)."""
+    return "Content Security Policy" in text or "Content-Security-Policy" in text
+
+
 class Pages:
     """Opens browser contexts (each one a separate person: its own storage and seat tokens) and
-    checks that no page threw a JavaScript error."""
+    checks that no page threw a JavaScript error or broke the server's Content-Security-Policy."""
 
     def __init__(self, browser: object) -> None:
         self.browser = browser
         self.contexts: list = []
         self.errors: list[str] = []
+        self.csp: list[str] = []
 
     def new(self, *, width: int = 1280, height: int = 800, locale: str = "en-GB", motion: str = "reduce",
             mobile: bool = False):
@@ -115,9 +133,12 @@ class Pages:
             options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
         context = self.browser.new_context(**options)
         context.set_default_timeout(15000)
+        context.expose_function("__bistrotCsp", lambda text: self.csp.append(text))
+        context.add_init_script(CSP_WATCH)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", lambda message: is_csp_report(message.text) and self.csp.append(message.text))
         return page
 
     def close(self) -> None:

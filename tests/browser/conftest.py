@@ -49,3 +49,4 @@ def pages(browser: object) -> Iterator[Pages]:
     finally:
         opened.close()
     assert not opened.errors, f"JavaScript errors on the page: {opened.errors}"
+    assert not opened.csp, f"Content-Security-Policy violations: {opened.csp}"

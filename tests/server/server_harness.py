@@ -65,6 +65,10 @@ class ProcessServer:
             **os.environ,
             "BISTROT_BOT_EXECUTOR": "thread",
             "BISTROT_OFFLINE_FETCH": "0",
+            # Scripted clients act faster than people (as make_settings says): the rate limit has
+            # its own tests, and a burst here made the SIGKILL test fail now and then.
+            "BISTROT_RATE_BURST": "1000",
+            "BISTROT_RATE_PER_S": "1000",
             **(env or {}),
         }
         self.proc: subprocess.Popen[str] | None = None

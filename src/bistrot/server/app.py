@@ -17,12 +17,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from bistrot import __version__
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
-from bistrot.server.middleware import AccessLog, BodyLimit, redact_uvicorn_logs
+from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.protocol import (
     ApiError,
@@ -53,6 +54,14 @@ PAGE_ROUTES = (
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (403, 404, 409, 413, 422)}
 
 
+class _App(FastAPI):
+    """FastAPI with :class:`SecurityHeaders` around its whole stack, so that every response
+    carries them, even the 500 of the outermost error handler."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -81,7 +90,7 @@ def create_app(
         finally:
             await room.stop()
 
-    app = FastAPI(
+    app = _App(
         title="bistrot",
         version=__version__,
         description="The bistrot card room: Omi and Oti tables. The WebSocket protocol: docs/protocol.md.",
@@ -125,6 +134,13 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        if err.status_code == 400 and isinstance(err.__cause__, UnicodeDecodeError):
+            # FastAPI reads a JSON body with json.loads(bytes): bytes that are not UTF-8 fail
+            # before the JSON parser, and land here instead of in ``invalid`` above.
+            return JSONResponse(
+                {"code": "bad_json", "message": "the request body is not JSON (not even UTF-8)"},
+                status_code=422,
+            )
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 

@@ -1,11 +1,14 @@
 """One WebSocket connection: who it is, what it may send, and the queue of what it is sent.
 
-Incoming messages pass, in order: the size cap (``too_large``), the token bucket
-(``rate_limited``; too many of those and the connection is closed as abusive), the parser
-(``bad_json``, ``bad_message``, ``unknown_type``, ``bad_id``), then the connection's rights
-(``spectator``, ``not_your_seat``) before an action reaches the table's actor.  Outgoing
-messages wait in a queue drained by one sender task, so the table never waits for a slow
-client; a client that falls too far behind is disconnected and resyncs with ``since``.
+A browser page of another site may not connect (:func:`origin_allowed`; refused before the
+handshake completes, HTTP 403).  Incoming messages pass, in order: the rate limit, for every
+message whatever its size or content (``rate_limited``; strikes pile up and are forgotten over
+time, and too many close the connection as abusive), UTF-8 (``bad_message``), the size cap
+(``too_large``), the parser (``bad_json``, ``bad_message``, ``unknown_type``, ``bad_id``),
+then the connection's rights (``spectator``, ``not_your_seat``) before an action reaches the
+table's actor.  Outgoing messages wait in a queue drained by one sender task, so the table never
+waits for a slow client; a client that falls too far behind is disconnected and resyncs with
+``since`` (ASCII digits only: :func:`parse_since`).
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.ratelimit import TokenBucket
+from bistrot.server.ratelimit import Guard
 from bistrot.server.room import Room
 from bistrot.server.settings import Settings
 from bistrot.server.table import Table
@@ -32,6 +36,56 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_ABUSE = 1008
+CLOSE_FORBIDDEN_ORIGIN = 4403
+#: ``since``: ASCII digits only (``str.isdigit`` also takes ``²`` or ``①``), at most 9 of them.
+_SINCE = re.compile(r"[0-9]{1,9}")
+
+
+def parse_since(text: str | None) -> int | None:
+    """The ``since`` of a connection's query, or None if absent; ValueError if malformed.
+
+    >>> parse_since("12"), parse_since(None)
+    (12, None)
+    >>> for bad in ("", "-1", "²", "①", "1e3", "0x10", " 1", "1234567890"):
+    ...     try:
+    ...         parse_since(bad)
+    ...     except ValueError:
+    ...         pass
+    ...     else:
+    ...         print("accepted", bad)
+    """
+    if text is None:
+        return None
+    if not _SINCE.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """May a connection with this ``Origin`` header open a WebSocket?  Yes without one (scripts,
+    other programs: browsers always send it), for the page's own origin (the request's ``Host``)
+    and for the origins of the ``allowed_origins`` setting.
+
+    >>> origin_allowed(None, "cards.example", ())
+    True
+    >>> origin_allowed("https://cards.example", "cards.example", ())
+    True
+    >>> origin_allowed("https://evil.example", "cards.example", ())
+    False
+    >>> origin_allowed("null", "cards.example", ())
+    False
+    >>> origin_allowed("https://friend.example", "cards.example", ("https://friend.example",))
+    True
+    """
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    if origin in allowed:
+        return True
+    if not host:
+        return False
+    host = host.strip().lower()
+    return origin in (f"http://{host}", f"https://{host}")
 
 
 class WsConnection:
@@ -40,8 +94,9 @@ class WsConnection:
     def __init__(self, websocket: WebSocket, settings: Settings) -> None:
         self.ws = websocket
         self.settings = settings
-        self.bucket = TokenBucket(settings.rate_burst, settings.rate_per_s)
-        self.strikes = 0
+        self.guard = Guard(
+            settings.rate_burst, settings.rate_per_s, settings.abuse_strikes, settings.abuse_forget_per_s
+        )
         self.closing = False
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
@@ -93,6 +148,11 @@ class WsConnection:
         """Accept, identify, bring up to date, then read messages until the client leaves."""
         ws = self.ws
         self._latency = room.act_latency
+        origin, host = ws.headers.get("origin"), ws.headers.get("host")
+        if not origin_allowed(origin, host, self.settings.allowed_origins):
+            log.info("refused a WebSocket from another site's page")
+            await ws.close(CLOSE_FORBIDDEN_ORIGIN, "forbidden_origin")  # before accept: HTTP 403
+            return
         await ws.accept()
         token = ws.query_params.get("token")
         table = await room.get(table_id)
@@ -112,17 +172,13 @@ class WsConnection:
                 CLOSE_UNAUTHORIZED,
             )
             return
-        since: int | None = None
-        since_text = ws.query_params.get("since")
-        if since_text is not None:
-            if since_text.isdigit() and len(since_text) < 10:
-                since = int(since_text)
-            else:
-                self.send(
-                    reject(
-                        None, "bad_since", "since is the last seq seen, a whole number; sending a fresh state"
-                    )
-                )
+        try:
+            since = parse_since(ws.query_params.get("since"))
+        except ValueError:
+            since = None
+            self.send(
+                reject(None, "bad_since", "since is the last seq seen, a whole number; sending a fresh state")
+            )
         self._sender = asyncio.create_task(self._send_loop())
         try:
             await table.connect(self, who, since)
@@ -153,31 +209,35 @@ class WsConnection:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            text = message.get("text")
+            # The rate limit is this host's, and comes first for every message, whatever its
+            # size or content; the size cap, the parser and the seat's rights are the table
+            # core's, the same on the player's device.
+            text: str | None = message.get("text")
+            data: bytes = message.get("bytes") or b""
+            verdict = self.guard.admit()
+            if verdict == "close":
+                self.close(CLOSE_ABUSE, "abuse: too many messages over the rate limit")
+                return
+            if verdict == "limited":
+                cap = self.settings.max_message_bytes
+                head = text[:cap] if text is not None else data[:cap].decode(errors="replace")
+                self.send(
+                    reject(
+                        peek_id(head),
+                        "rate_limited",
+                        f"slow down: at most {self.settings.rate_per_s:g} messages a second",
+                    )
+                )
+                continue
             if text is None:
                 try:
-                    text = (message.get("bytes") or b"").decode()
+                    text = data.decode()
                 except UnicodeDecodeError:
                     self.send(reject(None, "bad_message", "messages are UTF-8 JSON text"))
                     continue
             await self._handle(text, table, who)
 
     async def _handle(self, text: str, table: Table, who: int | str) -> None:
-        # The rate limit is this host's; the size cap, the parser and the seat's rights are the
-        # table core's, the same on the player's device.
-        if not self.bucket.take():
-            self.strikes += 1
-            if self.strikes >= self.settings.abuse_strikes:
-                self.close(CLOSE_ABUSE, "abuse: too many messages over the rate limit")
-                return
-            self.send(
-                reject(
-                    peek_id(text[: self.settings.max_message_bytes]),
-                    "rate_limited",
-                    f"slow down: at most {self.settings.rate_per_s:g} messages a second",
-                )
-            )
-            return
         started = time.perf_counter()
         try:
             await table.receive(self, who, text, self.send)

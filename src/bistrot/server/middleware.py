@@ -1,5 +1,6 @@
-"""Small ASGI middleware and logging guards: request body cap, access log without query strings,
-and a filter that strips query strings (which carry tokens) from uvicorn's own log lines.
+"""Small ASGI middleware and logging guards: security headers, request body cap, access log
+without query strings, and a filter that strips query strings (which carry tokens) from
+uvicorn's own log lines.
 
 >>> _strip_query('"WebSocket /ws/abc?token=SECRET&since=3"')
 '"WebSocket /ws/abc?…"'
@@ -11,9 +12,10 @@ import json
 import logging
 import re
 import time
+from collections.abc import MutableMapping
 from typing import Any
 
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]
 _QUERY = re.compile(r"\?[^\s\"']*")
 
 access_log = logging.getLogger("bistrot.server.access")
@@ -44,12 +46,92 @@ def redact_uvicorn_logs() -> None:
             logger.addFilter(RedactQueries())
 
 
-class _TooLarge(Exception):
-    pass
+#: The page's Content-Security-Policy: nothing but this server's own files.  ``'wasm-unsafe-eval'``
+#: lets the offline worker compile Pyodide's WebAssembly (no JavaScript ``eval``); ``'self'`` in
+#: ``connect-src`` also covers the page's WebSocket to the same host (ws: and wss:).  No inline
+#: script or style: the page sets styles through the CSSOM only.
+PAGE_CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self'",
+        "style-src 'self'",
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+#: FastAPI's API browsers (``/docs``, ``/redoc``) load Swagger UI and ReDoc from a CDN and start
+#: them with an inline script of their own (which shows nothing from the request).
+DOCS_CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
+        "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com",
+        "font-src 'self' https://fonts.gstatic.com",
+        "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly",
+        "worker-src 'self' blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+DOCS_PATHS = ("/docs", "/redoc")
+
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers :class:`SecurityHeaders` adds to the response to ``path``.
+
+    >>> dict(security_headers("/"))[b"content-security-policy"].decode().split("; ")[:2]
+    ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"]
+    >>> b"cdn.jsdelivr.net" in dict(security_headers("/docs"))[b"content-security-policy"]
+    True
+    """
+    docs = path in DOCS_PATHS or path.startswith("/docs/")
+    return [
+        (b"content-security-policy", (DOCS_CSP if docs else PAGE_CSP).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+    ]
+
+
+class SecurityHeaders:
+    """Adds :func:`security_headers` to every HTTP response (the app wraps its whole stack in it,
+    so even a 500 carries them); a header the response sets itself is kept."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = security_headers(scope.get("path", ""))
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in extra if name not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 class BodyLimit:
-    """Refuses HTTP request bodies over ``max_bytes`` with ``413 too_large``."""
+    """Refuses HTTP request bodies over ``max_bytes`` with ``413 too_large``: at once when the
+    ``Content-Length`` says so, else (a chunked body) as soon as that many bytes have come.  The
+    body, small, is read whole before the app sees it, so the refusal never depends on how the
+    app reads it."""
 
     def __init__(self, app: Any, max_bytes: int) -> None:
         self.app = app
@@ -63,28 +145,27 @@ class BodyLimit:
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
                 await self._refuse(send)
                 return
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def limited_receive() -> Any:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise _TooLarge
-            return message
-
-        async def tracking_send(message: Any) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":  # the client left: the app will see it
+                pending = [message]
+                break
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_bytes:
                 await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+                break
+
+        async def replay() -> Any:
+            return pending.pop(0) if pending else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Any) -> None:
         body = json.dumps(

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -58,7 +58,14 @@ class Settings(BaseSettings):
     rate_per_s: float = Field(10.0, gt=0)
     """... and per second after that (a token bucket)."""
     abuse_strikes: int = Field(50, ge=1)
-    """Rate-limited messages after which a connection is closed as abusive."""
+    """Strikes (messages over the rate limit) after which a connection is closed as abusive."""
+    abuse_forget_per_s: float = Field(5.0, ge=0)
+    """Strikes forgotten per second: a client that pauses between bursts is never closed, one
+    that keeps sending faster than ``rate_per_s + abuse_forget_per_s`` messages a second is."""
+    allowed_origins: tuple[str, ...] = ()
+    """Other web origins (``https://cards.example``) whose pages may open WebSockets here; the
+    page's own origin (that of the request's ``Host``) and clients sending no ``Origin`` always
+    may.  In the environment: a JSON list."""
     replay_limit: int = Field(64, ge=0)
     """Most missed actions replayed one by one on reconnect; beyond, one fresh state is sent."""
     ws_deflate: bool = False
@@ -77,3 +84,13 @@ class Settings(BaseSettings):
     as soon as someone connects."""
     static_dir: Path = STATIC_DIR
     """The page's static files."""
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        origins = tuple(v.strip().rstrip("/").lower() for v in value)
+        for origin in origins:
+            scheme, sep, rest = origin.partition("://")
+            if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
+                raise ValueError(f"an origin is scheme://host[:port], not {origin!r}")
+        return origins
