@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +33,7 @@ from functools import partial
 from typing import Any
 
 from bistrot import bots
+from bistrot.arena.progress import progress_bar
 from bistrot.arena.stats import mean_ci95, median_max_ms, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
 from bistrot.games import GameEntry
@@ -280,27 +280,8 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
 
 def _run_with_progress(levels: list[str], args: argparse.Namespace, rules: OmiRules,
                        options: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("deals"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
-    with Progress(*columns, transient=True, console=_console()) as bar:
-        task = bar.add_task(f"{levels[0]} vs {levels[1]}", total=args.deals)
-        return run_arena(levels, args.deals, args.seed, args.workers, rules, options,
-                         progress=lambda done: bar.update(task, completed=done))
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(file=sys.stderr)
+    with progress_bar(f"{levels[0]} vs {levels[1]}", args.deals, "deals") as progress:
+        return run_arena(levels, args.deals, args.seed, args.workers, rules, options, progress=progress)
 
 
 def print_table(result: Mapping[str, Any]) -> None:

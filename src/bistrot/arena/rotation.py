@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -38,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bistrot.arena.progress import progress_bar
 from bistrot.arena.stats import median_max_ms, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options, rule_examples
 from bistrot.dealcode import SEED_BITS
@@ -322,23 +322,10 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
 
 def _run_with_progress(entry: GameEntry, levels: list[str], args: argparse.Namespace, rules: Any,
                        options: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("games"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
     players: int | None = getattr(args, "players", None)
-    with Progress(*columns, transient=True, console=Console(file=sys.stderr)) as bar:
-        task = bar.add_task(" vs ".join(levels), total=args.games)
+    with progress_bar(" vs ".join(levels), args.games, "games") as progress:
         return run_arena(entry, levels, args.games, players, args.seed, args.workers, rules, options,
-                         progress=lambda done: bar.update(task, completed=done))
+                         progress=progress)
 
 
 def print_table(result: Mapping[str, Any], title: str) -> None:
