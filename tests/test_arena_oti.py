@@ -7,9 +7,21 @@ from collections import Counter
 
 import pytest
 
-from bistrot.arena.oti import play_game, run_arena, seating
+from bistrot.arena import rotation
+from bistrot.arena.rotation import BotSpec, seating
 from bistrot.cli import main
+from bistrot.games import get
 from bistrot.oti import OtiRules
+
+OTI = get("oti")
+
+
+def play_game(*args, **kwargs):
+    return rotation.play_game(OTI, *args, **kwargs)
+
+
+def run_arena(*args, **kwargs):
+    return rotation.run_arena(OTI, *args, **kwargs)
 
 
 @pytest.mark.parametrize("players, names", [(2, ["a", "b"]), (3, ["a", "b"]), (4, ["a", "b", "c"]),
@@ -27,7 +39,6 @@ def test_every_bot_plays_every_seat_and_spare_seats_go_round(players, names):
 
 def test_a_deal_is_played_once_per_rotation():
     rules = OtiRules(players=2)
-    from bistrot.arena.oti import BotSpec
     specs = [BotSpec("easy", "easy"), BotSpec("medium", "medium")]
     first, second = play_game(rules, 3, 0, specs), play_game(rules, 3, 1, specs)
     assert first.seating == ["easy", "medium"] and second.seating == ["medium", "easy"]

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, Generic, NotRequired, Protocol, Self, TypedDict, TypeVar, cast, runtime_checkable
 
@@ -137,7 +138,7 @@ class Game(Protocol[RulesT]):
         """The JSON-ready result the card room stores when the game ends."""
 
 
-class GameBase(Generic[RulesT]):
+class GameBase(ABC, Generic[RulesT]):
     """The shell shared by the engines: construction, replay, equality, records.
 
     A subclass keeps ``rules``, ``seed`` and the ``actions`` log here and provides the game:
@@ -170,36 +171,41 @@ class GameBase(Generic[RulesT]):
         return cast("type[RulesT]", cls._rules_type)
 
     @property
+    @abstractmethod
     def to_move(self) -> int | None:
         """The one seat to act, or None."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply(self, action: str, seat: int | None = None) -> None:
         """Play ``action``; :class:`~bistrot.errors.IllegalAction` leaves the game unchanged."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _start(self) -> tuple[Any, ...]:
-        raise NotImplementedError
+        """What besides rules and seed fixed the start (a given deal, a dealer): for equality."""
 
+    @abstractmethod
     def _status(self) -> str:
-        raise NotImplementedError
+        """Where the game stands, in a few words, for ``repr``."""
 
+    @abstractmethod
     def _record_tags(self) -> list[tuple[str, str]]:
-        raise NotImplementedError
+        """The record's tags besides the rules and the seed."""
 
+    @abstractmethod
     def _record_body(self) -> list[str]:
-        raise NotImplementedError
+        """The record's lines of moves."""
 
     @classmethod
+    @abstractmethod
     def _from_record(cls, rules: RulesT, seed: int, tags: dict[str, str], words: list[str]) -> tuple[
         Self, list[ActionItem]
     ]:
-        raise NotImplementedError
+        """The game and the actions a parsed record describes."""
 
     # ----------------------------------------------------------------- shared
 

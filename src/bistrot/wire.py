@@ -14,7 +14,8 @@ bistrot.wire.BadMessage: bad_id: an act needs an "id": a text of 1 to 64 charact
 >>> reject(7, "revoke", "you must follow suit")
 {'type': 'reject', 'id': 7, 'code': 'revoke', 'message': 'you must follow suit'}
 >>> from bistrot.omi import OmiGame, OmiRules
->>> msg = state_message(OmiGame.new(OmiRules(), seed=1), 0, 1, legal=[], seats=[], table={}, last=None)
+>>> view = OmiGame.new(OmiRules(), seed=1).view(1)
+>>> msg = state_message(dict(view), 0, legal=[], seats=[], table={}, last=None)
 >>> msg["type"], msg["seq"], msg["view"]["seat"], len(msg["view"]["hand"]), msg["last"]
 ('state', 0, 1, 4, None)
 """
@@ -135,23 +136,21 @@ def last_action(seq: int, seat: int, action: str, by: str) -> dict[str, Any]:
 
 
 def state_message(
-    game: Any,
+    view: dict[str, Any],
     seq: int,
-    audience: int | None,
     *,
     legal: list[str],
     seats: list[dict[str, Any]],
     table: dict[str, Any],
     last: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The ``state`` message for ``audience`` (a seat, or None for spectators).
+    """The ``state`` message of one audience (a seat, or spectators), from its ``view``.
 
-    The view is the engine's own ``game.view(audience)``, so it holds nothing that audience may
-    not see; the host adds what only it knows: ``legal`` (what this seat may do now, as the host
-    decides: empty for a computer seat, before the start, after the end), ``seats`` and
-    ``table``.
+    The view is the engine's own ``game.view(audience)`` (a fresh dict, completed here), so it
+    holds nothing that audience may not see; the host adds what only it knows: ``legal`` (what
+    this seat may do now, as the host decides: empty for a computer seat, before the start,
+    after the end), ``seats`` and ``table``.
     """
-    view = game.view(audience)
     view["legal"] = legal
     view["seats"] = seats
     view["table"] = table

@@ -170,12 +170,13 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
     tid = table["table"]
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
     audiences: list[tuple[int | None, Client]] = []  # every connection ever opened, with its audience
-    sent: dict[int, dict[Any, str]] = {}  # id(client) -> {message id: action text sent}
+    # (audience, message id) -> every action text sent with that id: a seat's answers are kept
+    # by id across its connections, so a reconnected client reusing an id gets the first answer.
+    sent: dict[tuple[int | None, Any], list[str]] = {}
 
     def connect(audience: int | None, since: int | None = None) -> Client:
         c = Client(room.url, tid, tokens[audience] if audience is not None else table["watch"], since=since)
         audiences.append((audience, c))
-        sent[id(c)] = {}
         return c
 
     clients = {seat: connect(seat) for seat in tokens}
@@ -183,7 +184,8 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
 
     def act(c: Client, action: str) -> None:
         message_id = c.next_id()
-        sent[id(c)][message_id] = action
+        audience = next(a for a, known in audiences if known is c)
+        sent.setdefault((audience, message_id), []).append(action)
         c.act(action, id=message_id)
 
     for op, number in ops:
@@ -251,6 +253,6 @@ def test_no_message_ever_holds_a_card_hidden_from_its_recipient(room, spec, seed
             else:
                 assert code not in text
                 if seq is not None:
-                    mine = cards_in(sent[id(c)].get(message.get("id"), ""))
+                    mine = cards_in(" ".join(sent.get((audience, message.get("id")), [])))
                     assert not (cards_in(message) - mine) & hidden(played[seq], audience), message
     assert checked >= len(audiences)

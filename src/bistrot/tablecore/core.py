@@ -17,8 +17,7 @@ failed, :meth:`TableCore.abort` (the table is put back as it was).
 >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
 >>> plan = plan_table({"game": "omi", "level": "easy", "seed": 5}, PlanDefaults(bot_delay_ms=0))
 >>> core = TableCore(StoredTable(plan.table, plan.seats))
->>> core.connect(0)   # nobody else to tell
-[]
+>>> told = core.connect(0)  # for the connections the host already has: none yet
 >>> [m["view"]["legal"] for m in core.catch_up(0, None)]
 [['trump S', 'trump H', 'trump D', 'trump C']]
 >>> step = core.receive(0, '{"type": "act", "id": 1, "action": "trump H"}')
@@ -303,18 +302,14 @@ class TableCore:
     def state(self, game: Any, seq: int, audience: Audience, last: EventRecord | None) -> dict[str, Any]:
         """The ``state`` message for ``audience`` at ``seq`` (``game`` as it stood then)."""
         shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
-        message = state_message(
-            game,
+        return state_message(
+            self.view(game, audience),
             seq,
-            audience,
             legal=self.legal(game, audience),
             seats=self.seats_info(audience),
             table=self.table_info(),
             last=shown,
         )
-        if self.deal_secret:
-            message["view"].pop("deal_code", None)
-        return message
 
     def audiences(self) -> list[Audience]:
         """The audiences with at least one connection."""
@@ -358,7 +353,7 @@ class TableCore:
             self.spectators += 1
         else:
             self.seats[audience].conns += 1
-        return self._presence_changed(before, exclude=audience)
+        return self._presence_changed(before)
 
     def disconnect(self, audience: Audience) -> Out:
         """A connection of ``audience`` closes; what the others must now be told."""
@@ -369,20 +364,13 @@ class TableCore:
             self.seats[audience].conns = max(0, self.seats[audience].conns - 1)
         return self._presence_changed(before)
 
-    def _presence_changed(self, before: list[dict[str, Any]], exclude: Audience | str = SPECTATOR) -> Out:
+    def _presence_changed(self, before: list[dict[str, Any]]) -> Out:
+        # The host hands these to the connections it already has: a newcomer is not yet among
+        # them, and gets its state through its own catch-up.
         for i, seat in enumerate(self.seats):
             if self.present(i):
                 seat.away = False
-        if self.seats_info(None) == before:
-            return []
-        if exclude == SPECTATOR:
-            return self.broadcast()
-        # the newcomer's audience gets the state through its own catch-up, not twice
-        return [(a, m) for a, m in self.broadcast() if a != exclude or self._others_of(a)]
-
-    def _others_of(self, audience: Audience) -> bool:
-        count = self.spectators if audience is None else self.seats[audience].conns
-        return count > 1
+        return [] if self.seats_info(None) == before else self.broadcast()
 
     def needs_grace(self) -> list[int]:
         """Human seats with nobody connected, not yet away, while the game is on: the host
