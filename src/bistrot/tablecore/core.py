@@ -71,6 +71,9 @@ Out = list[tuple[Audience, dict[str, Any]]]
 SPECTATOR = "spectator"
 REJECTS_KEPT = 256
 DEFAULT_REPLAY_LIMIT = 64
+DEFAULT_SNAPSHOT_EVERY = 16
+"""Seqs between two kept game snapshots: a rebuild replays fewer than this many actions more than
+it must, and a table keeps about ``replay_limit / snapshot_every + 2`` snapshots."""
 DEFAULT_MAX_MESSAGE_BYTES = 4096
 
 
@@ -136,19 +139,30 @@ class TableCore:
         local: bool = False,
         replay_limit: int = DEFAULT_REPLAY_LIMIT,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
     ) -> None:
+        if snapshot_every < 1:
+            raise ValueError(f"snapshot_every is a number of seqs, at least 1, not {snapshot_every}")
         self.table: TableRecord = stored.table
         self.id = self.table.id
         self.local = local
         self.replay_limit = replay_limit
         self.max_message_bytes = max_message_bytes
+        self.snapshot_every = snapshot_every
         self.entry = games.get(self.table.game)
         self.rules = self.entry.rules_from_dict(dict(self.table.rules))
         self.players = self.entry.players(self.rules)
         self.history: list[EventRecord] = list(stored.events)
         if any(e.seq != i for i, e in enumerate(self.history, 1)) or len(self.history) != self.table.seq:
             raise ValueError(f"table {self.id}: its events are not numbered 1 to {self.table.seq}")
-        self.game: Any = self.rebuilt(len(self.history))
+        # Copies of the game at a few recent seqs, oldest first, never changed once kept: a
+        # rebuild starts from the nearest, so a catch-up costs what was missed, not the game.
+        self._snapshots: list[tuple[int, Any]] = []
+        game = self.rebuilt(0)
+        for event in self.history:  # the one full replay: loading a table
+            game.apply(event.action, seat=event.actor)
+            self._keep(event.seq, game)
+        self.game: Any = game
         self.seats = [SeatState(s) for s in sorted(stored.seats, key=lambda s: s.seat)]
         if [s.record.seat for s in self.seats] != list(range(self.players)):
             raise ValueError(f"table {self.id}: it must have seats 0 to {self.players - 1}")
@@ -174,11 +188,47 @@ class TableCore:
         return self.table.status
 
     def rebuilt(self, seq: int) -> Any:
-        """The game as it stood after the first ``seq`` stored actions."""
-        game = self.entry.game_class().new(self.rules, self.table.seed)
-        for event in self.history[:seq]:
+        """The game as it stood after the first ``seq`` stored actions, a new object the caller
+        may change.  It is replayed from the nearest snapshot at or below ``seq``: for a seq
+        within :attr:`replay_limit` of the last, at most ``snapshot_every - 1`` actions more
+        than those after ``seq`` (an engine logging several actions per apply: a few more).
+
+        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+        >>> plan = plan_table({"game": "omi", "seed": 5}, PlanDefaults(bot_delay_ms=0))
+        >>> core = TableCore(StoredTable(plan.table, plan.seats))
+        >>> core.rebuilt(0) == core.game, core.rebuilt(0) is core.rebuilt(0)
+        (True, False)
+        """
+        if not 0 <= seq <= self.seq:
+            raise ValueError(f"table {self.id} has seqs 0 to {self.seq}, not {seq}")
+        start, game = 0, None
+        for at, snapshot in reversed(self._snapshots):
+            if at <= seq:
+                start, game = at, snapshot.copy()  # copy out: a snapshot is never changed
+                break
+        if game is None:
+            game = self.entry.game_class().new(self.rules, self.table.seed)
+        for event in self.history[start:seq]:
             game.apply(event.action, seat=event.actor)
         return game
+
+    @property
+    def snapshot_seqs(self) -> list[int]:
+        """The seqs at which a copy of the game is kept for :meth:`rebuilt`: a few recent ones,
+        about ``replay_limit / snapshot_every + 2`` whatever the length of the history."""
+        return [seq for seq, _ in self._snapshots]
+
+    def _keep(self, seq: int, game: Any) -> None:
+        # ``game`` stands at ``seq``.  Keep a copy (copy in: the caller goes on changing its
+        # game) every ``snapshot_every`` seqs, only if a catch-up within the replay limit may
+        # start from it, and drop those none can: the newest at or below the oldest seq a
+        # catch-up rebuilds stays, so memory is bounded per table whatever its history.
+        oldest = self.seq - self.replay_limit
+        last = self._snapshots[-1][0] if self._snapshots else 0
+        if seq - last >= self.snapshot_every and seq > oldest - self.snapshot_every:
+            self._snapshots.append((seq, game.copy()))
+        while len(self._snapshots) > 1 and self._snapshots[1][0] <= oldest:
+            del self._snapshots[0]
 
     def identify(self, token: str) -> int | str | None:
         """The seat a token holds, :data:`SPECTATOR` for the watch key, None if it is neither."""
@@ -325,9 +375,11 @@ class TableCore:
         # engine logging several gets its intermediate states rebuilt.
         out: Out = []
         audiences = self.audiences()
-        for event in events[:-1]:
-            game = self.rebuilt(event.seq)
-            out += [(a, self.state(game, event.seq, a, event)) for a in audiences]
+        if len(events) > 1 and audiences:
+            game = self.rebuilt(events[0].seq - 1)
+            for event in events[:-1]:
+                game.apply(event.action, seat=event.actor)
+                out += [(a, self.state(game, event.seq, a, event)) for a in audiences]
         out += [(a, self.state(self.game, self.seq, a, events[-1])) for a in audiences]
         return out
 
@@ -457,6 +509,7 @@ class TableCore:
         """The commit is stored: the ``ack`` for the connection that proposed it (None for a
         computer's move), to send first, then one state per seq for every audience."""
         self.history.extend(commit.events)
+        self._keep(self.seq, self.game)
         r = self.table
         r.seq, r.status, r.result = self.seq, commit.status, commit.result
         proposal = commit.proposal
