@@ -23,6 +23,7 @@ from bistrot.local import (
     LocalTable,
 )
 from bistrot.server import Settings, create_app
+from bistrot.tablecore.plan import PACE
 
 HOST_KEYS = {"legal", "seats", "table"}
 
@@ -51,7 +52,8 @@ def play_on_server(tmp_path: Path, request: dict[str, Any]) -> list[dict[str, An
     settings = Settings(db=str(tmp_path / "room.db"), bot_executor="thread", bot_workers=1, bot_delay_ms=0)
     got: list[dict[str, Any]] = []
     with TestClient(create_app(settings)) as client:
-        made = client.post("/api/tables", json=request).json()
+        # The pace is the server's setting (above); the device's tables take it from the request.
+        made = client.post("/api/tables", json={k: v for k, v in request.items() if k not in PACE}).json()
         token = made["seats"][0]["token"]
         with client.websocket_connect(f"/ws/{made['table']}?token={token}") as ws:
             n = 0

@@ -104,7 +104,7 @@ def test_a_server_without_pyodide_says_so_and_plays_online(tmp_path, cache, monk
         assert answer.status_code == 503 and answer.json()["code"] == "offline_unavailable"
         assert client.get(f"/offline/pyodide-{PYODIDE_VERSION}/pyodide.asm.wasm").status_code == 503
         assert client.get("/manifest.webmanifest").json()["start_url"] == "/"
-        made = client.post("/api/tables", json={"game": "omi", "bot_delay_ms": 0})
+        made = client.post("/api/tables", json={"game": "omi"})
         assert made.status_code == 201, "online play does not need Pyodide"
 
 

@@ -385,7 +385,7 @@ def test_toy_hot_seat_and_friends_tables_on_a_real_server(toy, tmp_path: Path):
 def test_unknown_game_once_the_toy_is_unregistered(tmp_path: Path):
     with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
         assert [g["name"] for g in client.get("/api/games").json()["games"]] == ["omi", "oti"]
-        answer = client.post("/api/tables", json={"game": "toy", "bot_delay_ms": 0})
+        answer = client.post("/api/tables", json={"game": "toy"})
         assert answer.status_code == 422 and "unknown game 'toy'" in answer.text
 
 

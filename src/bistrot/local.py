@@ -79,7 +79,8 @@ Out = list[tuple[str, dict[str, Any]]]
 """Messages to deliver: ``(connection id, message)`` pairs, in order."""
 
 _DEFAULTS = PlanDefaults(
-    bot_delay_ms=DEFAULT_BOT_DELAY_MS, grace_s=0.0, modes=MODES, secrets=False, id_prefix=ID_PREFIX
+    bot_delay_ms=DEFAULT_BOT_DELAY_MS, grace_s=0.0, modes=MODES, secrets=False, id_prefix=ID_PREFIX,
+    choose_pace=True,  # the player's own device: its pace is the player's to choose
 )
 
 

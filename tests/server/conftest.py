@@ -1,13 +1,35 @@
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_harness import ThreadServer, make_settings
+from server_harness import ErrorRecords, ThreadServer, make_settings
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "settings(**overrides): the `server` fixture's settings")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(make_settings(tmp_path)) as running:
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+    """A server on make_settings, with a test's ``@pytest.mark.settings(name=value)`` (a table's
+    pace is the server's setting, not the client's)."""
+    marker = request.node.get_closest_marker("settings")
+    with ThreadServer(make_settings(tmp_path, **(marker.kwargs if marker else {}))) as running:
         yield running
+
+
+@pytest.fixture
+def error_records() -> Iterator[ErrorRecords]:
+    """Every record at error level or with a traceback logged while the test runs."""
+    handler = ErrorRecords()
+    loggers = [logging.getLogger(), logging.getLogger("uvicorn")]  # uvicorn's does not propagate
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)

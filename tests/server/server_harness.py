@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import random
 import signal
@@ -120,7 +121,6 @@ def http(base: str) -> httpx.Client:
 
 def open_table(base: str, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "omi")
-    body.setdefault("bot_delay_ms", 0)
     with http(base) as client:
         answer = client.post("/api/tables", json=body)
     assert answer.status_code == 201, answer.text
@@ -232,6 +232,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # Scripted clients act faster than people; the rate limit has its own test.
         "rate_burst": 1000,
         "rate_per_s": 1000.0,
+        "table_quota_burst": 10_000,  # tests open many tables; the quota has its own test
+        "abuse_wait_s": 0.0,  # tests reconnect after floods; the wait has its own test
         "tune_gc": False,  # process-wide: not inside the test process
     }
     values.update(overrides)
@@ -308,3 +310,15 @@ class BlockingBot:
         BlockingBot.started.set()
         BlockingBot.release.wait(60)
         return view["legal"][0]
+
+
+class ErrorRecords(logging.Handler):
+    """Keeps every log record at error level or with a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR or record.exc_info:
+            self.records.append(record)

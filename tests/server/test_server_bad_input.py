@@ -128,7 +128,7 @@ def test_a_table_that_has_not_started_refuses_actions(server):
 
 @pytest.mark.parametrize(
     ("query", "code", "close"),
-    [("", "missing_token", 4401), ("?token=nope", "bad_token", 4401)],
+    [("?token=", "missing_token", 4401), ("?token=nope", "bad_token", 4401)],
 )
 def test_missing_or_wrong_tokens_are_refused_and_the_connection_closed(server, query, code, close):
     table = open_table(server.url, mode="computer", level="easy")
@@ -215,7 +215,8 @@ HTTP_CASES = [
     ("post", "/api/tables", {"game": "omi", "bots": {"9": "easy"}}, 422, "bad_seat"),
     ("post", "/api/tables", {"game": "omi", "level": "grandmaster"}, 422, "bad_request"),
     ("post", "/api/tables", {"game": "omi", "seed": "0000-0000-01A6"}, 422, "bad_seed"),
-    ("post", "/api/tables", {"game": "omi", "bot_delay_ms": -1}, 422, "bad_request"),
+    ("post", "/api/tables", {"game": "omi", "bot_delay_ms": 0}, 422, "server_setting"),
+    ("post", "/api/tables", {"game": "omi", "grace_s": 0}, 422, "server_setting"),
     ("post", "/api/tables", {"game": "omi", "name": "x" * 40}, 422, "bad_request"),
     ("post", "/api/tables", {"game": "omi", "name": "a\nb"}, 422, "bad_request"),
     (

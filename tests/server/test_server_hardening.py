@@ -155,8 +155,6 @@ def test_a_friends_table_refuses_a_chosen_deal(server, seed):
         ("seed", True),
         ("seed", False),
         ("seed", 1.0),
-        ("bot_delay_ms", True),
-        ("bot_delay_ms", "700"),
     ],
 )
 def test_numbers_are_not_coerced(server, field, value):
@@ -170,11 +168,11 @@ def test_numbers_are_not_coerced(server, field, value):
 
 def test_well_typed_bodies_still_open_tables(server):
     table = open_table(
-        server.url, mode="computer", seat=1, seed=42, bots={"2": "hard"}, level="easy", grace_s=5
+        server.url, mode="computer", seat=1, seed=42, bots={"2": "hard"}, level="easy"
     )
     with http(server.url) as client:
         info = client.get(f"/api/tables/{table['table']}").json()
     assert [s["kind"] for s in info["seats"]] == ["computer", "human", "computer", "computer"]
     assert info["seats"][2]["level"] == "hard"
     assert table["seats"][0]["seat"] == 1
-    open_table(server.url, mode="computer", seed="0000-0000-01A5", grace_s=0.5, bot_delay_ms=0)
+    open_table(server.url, mode="computer", seed="0000-0000-01A5")

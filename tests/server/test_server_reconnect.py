@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from server_harness import Client, ThreadServer, drive, http, log_of, make_settings, open_table, settle
 
 
@@ -85,8 +86,9 @@ def test_beyond_the_replay_limit_a_fresh_state_is_sent(tmp_path):
             c.close()
 
 
+@pytest.mark.settings(grace_s=0.3)
 def test_a_dropped_player_keeps_the_seat_then_a_computer_plays_it_until_they_return(server):
-    table = open_table(server.url, mode="friends", rules={"target": 1}, level="easy", grace_s=0.3)
+    table = open_table(server.url, mode="friends", rules={"target": 1}, level="easy")
     tid = table["table"]
     with http(server.url) as client:
         body = {"invite": table["invite"], "name": "Kasun"}
@@ -130,7 +132,7 @@ def test_a_dropped_player_keeps_the_seat_then_a_computer_plays_it_until_they_ret
 
 
 def test_a_player_back_within_the_grace_period_was_never_replaced(server):
-    table = open_table(server.url, mode="computer", level="easy", grace_s=30)
+    table = open_table(server.url, mode="computer", level="easy")  # make_settings: grace_s 30
     token = table["seats"][0]["token"]
     watcher = Client(server.url, table["table"], table["watch"])
     me = Client(server.url, table["table"], token)

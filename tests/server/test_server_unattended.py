@@ -29,11 +29,11 @@ def wait_until_still(base: str, table: str, quiet_s: float, timeout: float = 20.
 
 
 def test_computers_pause_at_a_table_nobody_is_at_and_go_on_when_someone_returns(tmp_path):
-    settings = make_settings(tmp_path, grace_s=0.05, unattended_pause_s=0.5)
+    settings = make_settings(tmp_path, grace_s=0.05, unattended_pause_s=0.5, bot_delay_ms=20)
     with ThreadServer(settings) as server:
         # A long match against the computer; its player never connects, so after the grace
         # period a computer plays their seat too: four computers, nobody watching.
-        made = open_table(server.url, mode="computer", level="easy", rules={"target": 99}, bot_delay_ms=20)
+        made = open_table(server.url, mode="computer", level="easy", rules={"target": 99})
         table, token = made["table"], made["seats"][0]["token"]
         paused = wait_until_still(server.url, table, quiet_s=1.0)
         with http(server.url) as client:

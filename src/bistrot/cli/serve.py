@@ -38,6 +38,8 @@ def _run(args: argparse.Namespace) -> int:
     from bistrot.server import Settings, create_app
     from bistrot.server.offline import start_fetch
     from bistrot.server.runner import address, bind, uvicorn_server
+    from bistrot.server.sqlite import check_database
+    from bistrot.server.storage import StoreUnusable
 
     overrides = {
         "db": args.db,
@@ -48,6 +50,13 @@ def _run(args: argparse.Namespace) -> int:
         settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as err:
         raise SystemExit(f"bistrot serve: {err}") from None
+    db = Path(settings.db).resolve()
+    try:
+        # Here, before uvicorn, so that a file we cannot use is one line, not the traceback of
+        # the app's failed start (the store checks it again as the app starts).
+        check_database(db)
+    except StoreUnusable as err:
+        raise SystemExit(f"bistrot serve: database {err}") from None
     try:
         sock = bind(args.host, args.port)
     except OSError as err:
@@ -55,7 +64,6 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    db = Path(settings.db).resolve()
     print(f"bistrot card room: open {address(sock)} (database {db})", flush=True)
     app = create_app(settings)
     start_fetch(app)  # offline play: get Pyodide in the background if it is missing (server/offline.py)

@@ -25,6 +25,7 @@ from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
+from bistrot.server.penalty import PenaltyBox
 from bistrot.server.protocol import (
     ApiError,
     ChallengeInfo,
@@ -41,6 +42,7 @@ from bistrot.server.protocol import (
     SeatAuth,
     TableInfo,
 )
+from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
 from bistrot.server.room import Room
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
@@ -51,7 +53,17 @@ from bistrot.tablecore.errors import TableError
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
 )
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (403, 404, 409, 413, 422)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422)
+}
+#: Opening a table may also be refused for the client's quota (``too_many_tables``).
+CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    429: {
+        "model": ErrorBody,
+        "headers": {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}},
+    },
+}
 
 
 class _App(FastAPI):
@@ -68,13 +80,20 @@ def create_app(
     storage: Storage | None = None,
     fanout: FanOut | None = None,
     bot_runner: BotRunner | None = None,
+    quota: TableQuota | None = None,
 ) -> FastAPI:
-    """The card room as an ASGI app; the parts may be replaced (another store, another fan-out)."""
+    """The card room as an ASGI app; the parts may be replaced (another store, another fan-out,
+    another table quota)."""
     settings = settings or Settings()
     room = Room(
         settings,
         storage
-        or SQLiteStorage(settings.db, settings.sqlite_synchronous, inline=settings.sqlite_commit == "inline"),
+        or SQLiteStorage(
+            settings.db,
+            settings.sqlite_synchronous,
+            inline=settings.sqlite_commit == "inline",
+            wal_max_bytes=settings.wal_max_bytes,
+        ),
         fanout or InProcessFanOut(),
         bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
     )
@@ -95,19 +114,25 @@ def create_app(
         version=__version__,
         description="The bistrot card room: Omi and Oti tables. The WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
+        # No API browser: FastAPI's /docs and /redoc load Swagger UI and ReDoc from a CDN, and
+        # nothing of this card room comes from elsewhere at run time.  The schema is served.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.room = room
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     app.add_middleware(AccessLog)
     _add_error_handlers(app)
-    _add_api(app, room)
+    _add_api(app, room, quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s))
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
+    penalties = PenaltyBox(settings.abuse_wait_s)
+
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await WsConnection(websocket, settings).serve(room, table_id)
+        await WsConnection(websocket, settings, penalties).serve(room, table_id)
 
     return app
 
@@ -115,7 +140,9 @@ def create_app(
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def api_error(_request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"code": err.code, "message": err.message}, status_code=err.status)
+        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooManyTables) else None
+        body = {"code": err.code, "message": err.message}
+        return JSONResponse(body, status_code=err.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -145,14 +172,29 @@ def _add_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 
 
-def _add_api(app: FastAPI, room: Room) -> None:
-    @app.get("/healthz", response_model=Health, tags=["server"])
-    async def healthz() -> dict[str, Any]:
-        """Whether the server is up, how many tables it holds in memory, and how its store does."""
+def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
+    def take_table(request: Request) -> None:
+        # Per address (behind a proxy: the address uvicorn's proxy headers give), before the
+        # table is planned, so a refused request costs a token too: probing is not free.
+        wait = quota.wait(client_key(request.client.host if request.client else ""))
+        if wait > 0:
+            raise TooManyTables(wait)
+
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Health}}, tags=["server"])
+    async def healthz(response: Response) -> dict[str, Any]:
+        """Whether the server is up and its store reachable (else 503), how many tables it holds
+        in memory, which tables are broken (their stored rows cannot be rebuilt), how its store
+        does."""
+        reachable = await room.store_reachable()
+        if not reachable:
+            response.status_code = 503
         stats = getattr(room.storage, "stats", None)
         return {
-            "ok": True,
+            "ok": reachable,
             "tables": len(room.tables),
+            "store_reachable": reachable,
+            "broken_tables": len(room.broken),
+            "broken": [t[:6] for t in list(room.broken)[: Health.BROKEN_SHOWN]],
             "acts": room.act_latency.summary(),
             "store": stats() if stats else None,
         }
@@ -163,9 +205,13 @@ def _add_api(app: FastAPI, room: Room) -> None:
         tag, label key), computer levels and table modes; the page builds its choices from it."""
         return Response(games_json(), media_type="application/json")
 
-    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=ERRORS, tags=["tables"])
-    async def open_table(body: CreateTable) -> dict[str, Any]:
-        """Open a table against the computer, for friends, or for a hot seat."""
+    @app.post(
+        "/api/tables", status_code=201, response_model=CreatedTable, responses=CREATE_ERRORS, tags=["tables"]
+    )
+    async def open_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Open a table against the computer, for friends, or for a hot seat (within the
+        client's quota of new tables)."""
+        take_table(request)
         return await room.create(body.model_dump())
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
@@ -209,11 +255,12 @@ def _add_api(app: FastAPI, room: Room) -> None:
         "/api/challenges/{challenge_id}/play",
         status_code=201,
         response_model=CreatedTable,
-        responses=ERRORS,
+        responses=CREATE_ERRORS,
         tags=["challenges"],
     )
-    async def play_challenge(challenge_id: str, body: PlayChallenge) -> dict[str, Any]:
-        """Open a table on the challenge's deal for the caller."""
+    async def play_challenge(challenge_id: str, body: PlayChallenge, request: Request) -> dict[str, Any]:
+        """Open a table on the challenge's deal for the caller (within its quota of new tables)."""
+        take_table(request)
         return await room.play_challenge(challenge_id, body.name)
 
 

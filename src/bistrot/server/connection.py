@@ -1,7 +1,10 @@
 """One WebSocket connection: who it is, what it may send, and the queue of what it is sent.
 
 A browser page of another site may not connect (:func:`origin_allowed`; refused before the
-handshake completes, HTTP 403).  Incoming messages pass, in order: the rate limit, for every
+handshake completes, HTTP 403).  The client says who it is with its first message, a ``hello``
+carrying its token (:func:`parse_hello`; the page's way: a token in a URL ends up in proxies'
+access logs), or, for scripts, with ``?token=`` in the URL; without either within
+``auth_timeout_s`` it is closed.  Later messages pass, in order: the rate limit, for every
 message whatever its size or content (``rate_limited``; strikes pile up and are forgotten over
 time, and too many close the connection as abusive), UTF-8 (``bad_message``), the size cap
 (``too_large``), the parser (``bad_json``, ``bad_message``, ``unknown_type``, ``bad_id``),
@@ -15,20 +18,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import math
 import re
 import time
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from bistrot.server.metrics import LatencyWindow
+from bistrot.server.penalty import PenaltyBox
 from bistrot.server.ratelimit import Guard
 from bistrot.server.room import Room
 from bistrot.server.settings import Settings
 from bistrot.server.table import Table
 from bistrot.tablecore.errors import TableError
-from bistrot.wire import dumps, peek_id, reject
+from bistrot.wire import BadMessage, dumps, peek_id, reject
 
 log = logging.getLogger("bistrot.server.connection")
 
@@ -36,17 +43,20 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_ABUSE = 1008
+CLOSE_TOO_BIG = 1009
 CLOSE_FORBIDDEN_ORIGIN = 4403
 #: ``since``: ASCII digits only (``str.isdigit`` also takes ``²`` or ``①``), at most 9 of them.
 _SINCE = re.compile(r"[0-9]{1,9}")
+HELLO_FIELDS = ("type", "token", "since")
 
 
-def parse_since(text: str | None) -> int | None:
-    """The ``since`` of a connection's query, or None if absent; ValueError if malformed.
+def parse_since(value: object) -> int | None:
+    """The ``since`` of a connection's query (a text) or hello (a text or a JSON whole number),
+    or None if absent; ValueError if malformed.
 
-    >>> parse_since("12"), parse_since(None)
-    (12, None)
-    >>> for bad in ("", "-1", "²", "①", "1e3", "0x10", " 1", "1234567890"):
+    >>> parse_since("12"), parse_since(12), parse_since(None)
+    (12, 12, None)
+    >>> for bad in ("", "-1", "²", "①", "1e3", "0x10", " 1", "1234567890", -1, 1.0, True, [1]):
     ...     try:
     ...         parse_since(bad)
     ...     except ValueError:
@@ -54,11 +64,50 @@ def parse_since(text: str | None) -> int | None:
     ...     else:
     ...         print("accepted", bad)
     """
-    if text is None:
+    if value is None:
         return None
-    if not _SINCE.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # the same digits rule for both forms
+    if not isinstance(value, str) or not _SINCE.fullmatch(value):
+        raise ValueError(value)
+    return int(value)
+
+
+def parse_hello(text: str) -> tuple[str, object]:
+    """The token and the raw ``since`` of a first message ``{"type": "hello", "token": ...,
+    "since": n}`` (``since`` is checked later by :func:`parse_since`, as the query's is);
+    :class:`BadMessage` names what is wrong.
+
+    >>> parse_hello('{"type": "hello", "token": "abc", "since": 3}')
+    ('abc', 3)
+    >>> parse_hello('{"type": "act", "id": 1, "action": "play TH"}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bistrot.wire.BadMessage: expected_hello: the first message must be {"type": "hello", ...
+    >>> parse_hello('{"type": "hello"}')
+    Traceback (most recent call last):
+    ...
+    bistrot.wire.BadMessage: missing_token: the hello has no "token": your seat token or the watch key
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        raise BadMessage(
+            "expected_hello",
+            'the first message must be {"type": "hello", "token": "<your seat token or the watch key>"}'
+            " (or connect with ?token=)",
+        )
+    unknown = sorted(str(key)[:20] for key in data if key not in HELLO_FIELDS)
+    if unknown:
+        raise BadMessage("bad_message", f"the hello has unknown fields: {', '.join(unknown)}")
+    token = data.get("token")
+    if token is None or token == "":
+        raise BadMessage("missing_token", 'the hello has no "token": your seat token or the watch key')
+    if not isinstance(token, str):
+        raise BadMessage("bad_message", 'the hello\'s "token" is a text')
+    return token, data.get("since")
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -91,9 +140,10 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 class WsConnection:
     """See the module docstring."""
 
-    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+    def __init__(self, websocket: WebSocket, settings: Settings, penalties: PenaltyBox) -> None:
         self.ws = websocket
         self.settings = settings
+        self.penalties = penalties
         self.guard = Guard(
             settings.rate_burst, settings.rate_per_s, settings.abuse_strikes, settings.abuse_forget_per_s
         )
@@ -153,15 +203,37 @@ class WsConnection:
             log.info("refused a WebSocket from another site's page")
             await ws.close(CLOSE_FORBIDDEN_ORIGIN, "forbidden_origin")  # before accept: HTTP 403
             return
+        wait = self.penalties.wait(ws.client.host) if ws.client is not None else 0.0
+        if wait > 0:
+            # Refused before anything else costs: no accept, no table, no state.
+            log.debug("refused a WebSocket: its address waits %.0f s more after abuse", wait)
+            await ws.send_denial_response(
+                JSONResponse(
+                    {"code": "abuse_wait", "message": f"too many messages before: wait {math.ceil(wait)} s"},
+                    status_code=429,
+                    headers={"Retry-After": str(math.ceil(wait))},
+                )
+            )
+            return
         await ws.accept()
-        token = ws.query_params.get("token")
-        table = await room.get(table_id)
+        try:
+            table = await room.get(table_id)
+        except TableError as err:  # broken_table (closed 4500), storage_error (4503)
+            await self._refuse(err.code, err.message, 4000 + err.status)
+            return
         if table is None:
             await self._refuse("unknown_table", "there is no table with this id", CLOSE_UNKNOWN_TABLE)
             return
+        credentials = await self._credentials()
+        if credentials is None:
+            return
+        token, raw_since = credentials
         if not token:
             await self._refuse(
-                "missing_token", "connect with ?token=<your seat token or the watch key>", CLOSE_UNAUTHORIZED
+                "missing_token",
+                'send {"type": "hello", "token": "<your seat token or the watch key>"} first,'
+                " or connect with ?token=",
+                CLOSE_UNAUTHORIZED,
             )
             return
         who = table.identify(token)
@@ -173,7 +245,7 @@ class WsConnection:
             )
             return
         try:
-            since = parse_since(ws.query_params.get("since"))
+            since = parse_since(raw_since)
         except ValueError:
             since = None
             self.send(
@@ -193,6 +265,39 @@ class WsConnection:
                 await table.disconnect(self, who)
             await self._finish()
 
+    async def _credentials(self) -> tuple[str, object] | None:
+        """The token and raw ``since``: the query's if it has a ``token``, else the hello's (the
+        first message, within ``auth_timeout_s``).  None: refused, or the client left."""
+        query = self.ws.query_params
+        if "token" in query:
+            return query["token"], query.get("since")
+        wait = self.settings.auth_timeout_s
+        try:
+            message = await asyncio.wait_for(self.ws.receive(), wait)
+        except TimeoutError:
+            await self._refuse(
+                "auth_timeout", f'no {{"type": "hello", "token": ...}} within {wait:g} s', CLOSE_UNAUTHORIZED
+            )
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        try:
+            if text is None:
+                text = (message.get("bytes") or b"").decode()
+            if len(text.encode()) > self.settings.max_message_bytes:
+                raise BadMessage("too_large", f"a message is at most {self.settings.max_message_bytes} bytes")
+            return parse_hello(text)
+        except UnicodeDecodeError:
+            await self._refuse("bad_message", "messages are UTF-8 JSON text", CLOSE_UNAUTHORIZED)
+        except BadMessage as err:
+            await self._refuse(err.code, err.message, CLOSE_UNAUTHORIZED)
+        return None
+
+    def _penalise(self) -> None:
+        if self.ws.client is not None:
+            self.penalties.put(self.ws.client.host)
+
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         with contextlib.suppress(Exception):
             await self.ws.send_text(dumps(reject(None, code, message)))
@@ -208,6 +313,8 @@ class WsConnection:
         while not self.closing:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
+                if message.get("code") == CLOSE_TOO_BIG:  # the WebSocket layer refused a frame
+                    self._penalise()
                 return
             # The rate limit is this host's, and comes first for every message, whatever its
             # size or content; the size cap, the parser and the seat's rights are the table
@@ -216,6 +323,7 @@ class WsConnection:
             data: bytes = message.get("bytes") or b""
             verdict = self.guard.admit()
             if verdict == "close":
+                self._penalise()
                 self.close(CLOSE_ABUSE, "abuse: too many messages over the rate limit")
                 return
             if verdict == "limited":

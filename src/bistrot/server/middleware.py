@@ -66,37 +66,15 @@ PAGE_CSP = "; ".join(
         "frame-ancestors 'none'",
     )
 )
-#: FastAPI's API browsers (``/docs``, ``/redoc``) load Swagger UI and ReDoc from a CDN and start
-#: them with an inline script of their own (which shows nothing from the request).
-DOCS_CSP = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
-        "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com",
-        "font-src 'self' https://fonts.gstatic.com",
-        "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly",
-        "worker-src 'self' blob:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    )
-)
-DOCS_PATHS = ("/docs", "/redoc")
 
+def security_headers() -> list[tuple[bytes, bytes]]:
+    """The headers :class:`SecurityHeaders` adds to every response.
 
-def security_headers(path: str) -> list[tuple[bytes, bytes]]:
-    """The headers :class:`SecurityHeaders` adds to the response to ``path``.
-
-    >>> dict(security_headers("/"))[b"content-security-policy"].decode().split("; ")[:2]
+    >>> dict(security_headers())[b"content-security-policy"].decode().split("; ")[:2]
     ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"]
-    >>> b"cdn.jsdelivr.net" in dict(security_headers("/docs"))[b"content-security-policy"]
-    True
     """
-    docs = path in DOCS_PATHS or path.startswith("/docs/")
     return [
-        (b"content-security-policy", (DOCS_CSP if docs else PAGE_CSP).encode()),
+        (b"content-security-policy", PAGE_CSP.encode()),
         (b"x-content-type-options", b"nosniff"),
         (b"referrer-policy", b"no-referrer"),
         (b"x-frame-options", b"DENY"),
@@ -114,7 +92,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = security_headers(scope.get("path", ""))
+        extra = security_headers()
 
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":

@@ -13,12 +13,13 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for CreateTable
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from bistrot import games
 from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.plan import refuse_pace
 
 Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for the OpenAPI schema
 Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
@@ -70,11 +71,17 @@ class CreateTable(_Body):
         None,
         description="a deal code (or integer seed) to play a known deal (not at a friends table)",
     )
-    bot_delay_ms: StrictInt | None = Field(
-        None, ge=0, le=10_000, description="pause before each computer move"
-    )
-    grace_s: float | None = Field(None, ge=0, le=3600, description="seconds a dropped player keeps the seat")
     name: Name | None = Field(None, description="the creator's display name")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_pace(cls, data: Any) -> Any:
+        # The table's pace is the operator's (Settings); the plan's refusal, named as such,
+        # rather than pydantic's "extra inputs are not permitted".  A TableError is not a
+        # ValueError: pydantic lets it through and the app answers it like any other.
+        if isinstance(data, dict):
+            refuse_pace(data)
+        return data
 
 
 class JoinTable(_Body):
@@ -180,8 +187,20 @@ class ChallengeInfo(BaseModel):
 
 
 class Health(BaseModel):
-    ok: bool
-    tables: int
+    """``GET /healthz``.  ``ok`` is false (HTTP 503) only when the store cannot be reached: a
+    broken table is reported, but it does not take the whole server out of a load balancer."""
+
+    #: Most broken table ids listed (the count is always whole).
+    BROKEN_SHOWN: ClassVar[int] = 20
+
+    ok: bool = Field(description="the server answers and its store is reachable")
+    tables: int = Field(description="tables in memory")
+    store_reachable: bool = Field(description="the store answered a read just now")
+    broken_tables: int = Field(description="tables found broken since the server started")
+    broken: list[str] = Field(
+        description="the first 6 characters of their ids (this page is public), the first 20;"
+        " the log says why each is broken"
+    )
     acts: dict[str, float] | None = None
     store: dict[str, float] | None = None
 

@@ -3,13 +3,15 @@
 On start the room rebuilds every unfinished table from the store (replaying its events) and
 starts its actor, which resumes computer seats and starts the grace period of every player
 (nobody is connected after a restart).  Finished tables leave memory when nobody has watched
-them for a while and are loaded back from the store when someone asks.
+them for a while and are loaded back from the store when someone asks; so do unfinished tables
+nobody is connected to, and those nobody came back to for days are retired (``expired``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Mapping
@@ -21,9 +23,17 @@ from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
-from bistrot.server.storage import ChallengeRecord, Storage, StoredTable, TableRecord, new_secret
+from bistrot.server.storage import (
+    ChallengeRecord,
+    DamagedRecord,
+    Storage,
+    StoredTable,
+    TableRecord,
+    new_secret,
+)
 from bistrot.server.table import Services, Table
-from bistrot.tablecore.plan import OVER, PlanDefaults, plan_rematch, plan_table
+from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.plan import EXPIRED, OVER, PLAYING, WAITING, PlanDefaults, plan_rematch, plan_table
 
 log = logging.getLogger("bistrot.server.room")
 
@@ -41,6 +51,10 @@ class Room:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._evictor: asyncio.Task[None] | None = None
+        #: Tables whose stored rows cannot be rebuilt, and why: each is refused ``broken_table``
+        #: for as long as this process runs (found at start, or when first asked for).
+        self.broken: dict[str, str] = {}
+        self._marking: set[asyncio.Task[None]] = set()
         #: How long players' actions take from arrival to answer (queueing, rules, commit).
         self.act_latency = LatencyWindow()
 
@@ -52,15 +66,12 @@ class Room:
         self.services.bots.start()
         ids = await self.storage.unfinished()
         for table_id in ids:
-            stored = await self.storage.load_table(table_id)
-            if stored is None:
-                continue
-            try:
-                self._open(stored)
-            except Exception:
-                log.exception("table %s could not be rebuilt from its events", table_id[:6])
+            # A table that cannot be rebuilt is marked broken (and logged) by get; the others
+            # still start.  One the store fails to read is retried when someone asks for it.
+            with contextlib.suppress(TableError):
+                await self.get(table_id)
         if ids:
-            log.info("recovered %d unfinished tables", len(self.tables))
+            log.info("recovered %d unfinished tables, %d broken", len(self.tables), len(self.broken))
         self._evictor = asyncio.create_task(self._evict_loop())
 
     async def stop(self) -> None:
@@ -75,16 +86,25 @@ class Room:
         await self.storage.close()
 
     def _open(self, stored: StoredTable) -> Table:
+        if stored.table.status == EXPIRED:
+            raise self.expired_error()
         table = Table(self.services, stored)
+        if self._expired(table):  # out of memory while its time ran out: retired on loading
+            self._mark_expired(table.id)
+            raise self.expired_error()
         table.start()
         self.tables[table.id] = table
         return table
 
     async def get(self, table_id: str) -> Table | None:
-        """The table, from memory or loaded back from the store; None if there is none."""
+        """The table, from memory or loaded back from the store; None if there is none.
+        ApiError ``broken_table`` (500) if its stored rows cannot be rebuilt (it is then
+        remembered as broken), ``storage_error`` (503) if the store could not be read."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.broken:
+            raise _broken_table()
         if len(table_id) > 64:
             return None
         pending = self._loading.get(table_id)
@@ -93,35 +113,109 @@ class Room:
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            stored = await self.storage.load_table(table_id)
-            table = None if stored is None else self._open(stored)
+            table = await self._load(table_id)
             future.set_result(table)
             return table
         except Exception as err:
             future.set_exception(err)
+            future.exception()  # retrieved: raised below to this caller, and to any waiter
             raise
         finally:
             del self._loading[table_id]
 
+    async def _load(self, table_id: str) -> Table | None:
+        try:
+            stored = await self.storage.load_table(table_id)
+        except DamagedRecord as err:
+            raise self._mark_broken(table_id, err) from None
+        except Exception as err:
+            log.exception("table %s could not be read from the store", table_id[:6])
+            raise ApiError(503, "storage_error", "the database could not be read; try again") from err
+        if stored is None:
+            return None
+        try:
+            return self._open(stored)
+        except TableError:  # a refusal of _open's own (an expired table)
+            raise
+        except Exception as err:  # building a table does no I/O: what fails is in its rows
+            raise self._mark_broken(table_id, err) from None
+
+    def _mark_broken(self, table_id: str, err: Exception) -> TableError:
+        reason = f"{type(err).__name__}: {err}"
+        self.broken[table_id] = reason
+        log.error("table %s is broken, its stored rows cannot be rebuilt: %s", table_id, reason)
+        return _broken_table()
+
+    async def store_reachable(self) -> bool:
+        """Whether the store answers a read now (for ``/healthz``)."""
+        try:
+            await self.storage.ping()
+        except Exception as err:
+            log.warning("the store cannot be reached: %s: %s", type(err).__name__, err)
+            return False
+        return True
+
     async def require(self, table_id: str) -> Table:
-        """The table, or ApiError ``unknown_table``."""
+        """The table, or ApiError ``unknown_table`` (404), ``broken_table`` (500) or
+        ``storage_error`` (503): see :meth:`get`."""
         table = await self.get(table_id)
         if table is None:
             raise ApiError(404, "unknown_table", "there is no table with this id")
         return table
 
     async def _evict_loop(self) -> None:
+        settings = self.settings
+        every = min(EVICT_EVERY_S, max(min(settings.evict_after_s, settings.expire_waiting_s), 0.05))
         while True:
-            await asyncio.sleep(min(EVICT_EVERY_S, max(self.settings.evict_after_s, 0.05)))
-            now = time.monotonic()
+            await asyncio.sleep(every)
             for table in list(self.tables.values()):
-                if (
-                    table.record.status == OVER
-                    and self.fanout.count(table.id) == 0
-                    and now - table.idle_since >= self.settings.evict_after_s
-                ):
-                    del self.tables[table.id]
-                    await table.stop()
+                if not self._leaving(table):
+                    continue
+                try:
+                    await table.retire(functools.partial(self._leave, table))
+                except Exception:  # say, the store refused to mark it expired: next round
+                    log.exception("table %s could not leave memory", table.id[:6])
+
+    @staticmethod
+    def expired_error() -> ApiError:
+        """What a request about an expired table is answered (HTTP 410, or a WebSocket reject)."""
+        return ApiError(410, "table_expired", "this table was closed: nobody came back to it for too long")
+
+    def _expired(self, table: Table) -> bool:
+        """Whether ``table`` has had nobody at it for its status's expiry time."""
+        settings = self.settings
+        limits = {WAITING: settings.expire_waiting_s, PLAYING: settings.expire_playing_s}
+        limit = limits.get(table.record.status)
+        return limit is not None and time.time() - table.left_since() >= limit
+
+    def _leaving(self, table: Table) -> bool:
+        """Whether ``table`` leaves memory: nobody is connected to it (not even a spectator), and
+        it expired, or it has been idle for ``evict_after_s`` (it stays in the store)."""
+        return self.fanout.count(table.id) == 0 and (
+            self._expired(table) or time.monotonic() - table.idle_since >= self.settings.evict_after_s
+        )
+
+    async def _leave(self, table: Table) -> bool:
+        # The table's last command (Table.retire): nothing else of it runs meanwhile, and
+        # nothing after; a request from now on loads it back from the store, or is refused.
+        if not self._leaving(table) or self.tables.get(table.id) is not table:
+            return False
+        if self._expired(table):
+            await self.storage.save_seats(table.id, [], EXPIRED)  # no seat: the status alone
+            log.info("table %s expired: nobody came back to it", table.id[:6])
+        del self.tables[table.id]
+        return True
+
+    def _mark_expired(self, table_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self.storage.save_seats(table_id, [], EXPIRED))
+        self._marking.add(task)  # a reference until done (the loop keeps only weak ones)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._marking.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("table %s: marking it expired failed: %s", table_id[:6], task.exception())
+
+        task.add_done_callback(done)
 
     # ------------------------------------------------------------------ opening tables
 
@@ -248,3 +342,11 @@ class Room:
             "level": source.level,
         }
         return await self.create(request, challenge=record, seed=source.seed)
+
+
+def _broken_table() -> ApiError:
+    return ApiError(
+        500,
+        "broken_table",
+        "this table's stored record is damaged and cannot be rebuilt; other tables are not affected",
+    )

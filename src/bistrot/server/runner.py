@@ -1,8 +1,10 @@
 """Running the app under uvicorn: one place for the server options the protocol relies on.
 
 The WebSocket layer refuses frames over ``abuse_message_bytes`` (closing with 1009), access
-logs are ours (paths only, see :mod:`bistrot.server.middleware`), and the listening socket is
-bound before uvicorn starts so that port 0 works and the real address can be printed.
+logs are ours (paths only, see :mod:`bistrot.server.middleware`), requests must arrive in time
+and each client address may hold only so many connections (:mod:`bistrot.server.limits`), and
+the listening socket is bound before uvicorn starts so that port 0 works and the real address
+can be printed.
 
 >>> sock = bind("127.0.0.1", 0)
 >>> address(sock).startswith("http://127.0.0.1:")
@@ -18,6 +20,7 @@ from typing import Any
 
 import uvicorn
 
+from bistrot.server.limits import protocols
 from bistrot.server.settings import Settings
 
 
@@ -54,8 +57,11 @@ def tune_gc(young: int = 10_000) -> None:
 
 def uvicorn_server(app: Any, settings: Settings, log_level: str = "info") -> uvicorn.Server:
     """A uvicorn server for ``app`` with the options the protocol needs."""
+    http, ws = protocols(settings)
     config = uvicorn.Config(
         app,
+        http=http,
+        ws=ws,
         log_level=log_level,
         access_log=False,
         ws_max_size=settings.abuse_message_bytes,

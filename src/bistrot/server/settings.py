@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     abuse_forget_per_s: float = Field(5.0, ge=0)
     """Strikes forgotten per second: a client that pauses between bursts is never closed, one
     that keeps sending faster than ``rate_per_s + abuse_forget_per_s`` messages a second is."""
+    abuse_wait_s: float = Field(60.0, ge=0)
+    """A client address whose WebSocket was closed as abusive (too many strikes, or a frame over
+    ``abuse_message_bytes``) may not open another for this long: its handshakes get HTTP 429
+    with ``Retry-After`` (:mod:`bistrot.server.penalty`).  0: no wait."""
     allowed_origins: tuple[str, ...] = ()
     """Other web origins (``https://cards.example``) whose pages may open WebSockets here; the
     page's own origin (that of the request's ``Host``) and clients sending no ``Origin`` always
@@ -84,6 +88,40 @@ class Settings(BaseSettings):
     as soon as someone connects."""
     static_dir: Path = STATIC_DIR
     """The page's static files."""
+    request_timeout_s: float = Field(10.0, gt=0, le=3600)
+    """Time a request has to arrive whole (headers and body; for a WebSocket, its upgrade
+    request), counted from its first byte, or for a connection's first request from connecting.
+    Slower ones get 408 and are closed.  10 s is ample for a few KiB from a phone on a bad network,
+    and keeps a client that connects and sends nothing, or trickles its headers, from holding a
+    socket (uvicorn itself only bounds the idle time between requests)."""
+    auth_timeout_s: float = Field(10.0, gt=0, le=3600)
+    """Time a WebSocket opened without ``?token=`` has to send its ``hello``; then it is closed
+    (4401 ``auth_timeout``).  The page sends it at once, so 10 s only waits out a slow network."""
+    max_connections_per_client: int = Field(128, ge=0)
+    """Open TCP connections from one client address (counted from connecting, before any request,
+    WebSockets included); further ones are refused at once (503).  0: no cap.  128 is far more
+    than one household sharing an address needs (a page holds one WebSocket and a few HTTP
+    connections).  Behind a reverse proxy every client has the proxy's address: raise it or set 0
+    there and cap at the proxy (nginx ``limit_conn``)."""
+    table_quota_burst: int = Field(30, ge=1)
+    """Tables one client address may open at once (``POST /api/tables`` and a challenge's
+    ``play``; refused ones count too), then ``table_quota_per_s``; more get 429
+    ``too_many_tables`` with ``Retry-After``.  30: a class of 30 pupils behind one school NAT
+    address opening their tables at the same moment."""
+    table_quota_per_s: float = Field(0.2, gt=0)
+    """Tables an address may open per second after its burst: one every 5 s, 720 an hour, ample
+    for a whole class starting a game every few minutes, while a script opening thousands is
+    slowed to a trickle that eviction and expiry keep up with."""
+    expire_waiting_s: float = Field(86_400.0, gt=0)
+    """A table still waiting for players (friends who never joined) with no connection at all
+    for this long is retired (``table_expired``): one day, as an unanswered invitation."""
+    expire_playing_s: float = Field(604_800.0, gt=0)
+    """A game in progress with no connection at all for this long is retired (``table_expired``):
+    a week lets friends come back to a long match after a weekend away."""
+    wal_max_bytes: int = Field(64 * 2**20, ge=0)
+    """The WAL file is truncated back to nothing (a TRUNCATE checkpoint) when the store is quiet,
+    or at once once it has grown past this (64 MiB), so a burst of writes does not leave a huge
+    file behind (SQLite never shrinks it by itself)."""
 
     @field_validator("allowed_origins")
     @classmethod

@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +49,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    exc,
     select,
     update,
 )
@@ -54,10 +57,12 @@ from sqlalchemy import (
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.storage import (
     ChallengeRecord,
+    DamagedRecord,
     EventRecord,
     ResultRow,
     SeatRecord,
     StoredTable,
+    StoreUnusable,
     TableRecord,
 )
 
@@ -124,6 +129,10 @@ challenges = Table(
     Index("challenges_source", "table_id", "seat", unique=True),
 )
 
+#: ``PRAGMA application_id`` of our files ("bist"): tells a bistrot database from another
+#: program's.  Files made before it was set have our tables and 0; they get it on their next start.
+APPLICATION_ID = 0x62697374
+
 Write = Callable[[Connection], None]
 T = TypeVar("T")
 _INSERT_EVENTS = (
@@ -133,6 +142,7 @@ _ADVANCE_TABLE = (
     "UPDATE tables SET seq = ?, status = ?, updated_at = ?, result = coalesce(?, result) WHERE id = ?"
 )
 _STOP = object()
+_TRUNCATE = object()  # asks the writer thread for a TRUNCATE checkpoint between two commits
 
 
 class SQLiteStorage:
@@ -145,8 +155,11 @@ class SQLiteStorage:
         batch_max: int = 1000,
         checkpoint_every_s: float = 1.0,
         inline: bool = False,
+        wal_max_bytes: int = 64 * 2**20,
     ) -> None:
         self.path = Path(path)
+        self.wal_max_bytes = wal_max_bytes
+        self._truncating = threading.Event()  # a _TRUNCATE is waiting in the writer's queue
         self.synchronous = synchronous
         self.inline = inline
         self._inline_conn: Connection | None = None
@@ -167,8 +180,10 @@ class SQLiteStorage:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        """Check the file (:func:`check_database`), then open it; :class:`StoreUnusable` if it
+        cannot be used."""
         self._loop = asyncio.get_running_loop()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(check_database, self.path)
         engine = create_engine(f"sqlite+pysqlite:///{self.path}", pool_size=4, max_overflow=4)
         synchronous = self.synchronous
 
@@ -182,7 +197,13 @@ class SQLiteStorage:
             cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
-        await asyncio.to_thread(metadata.create_all, engine)
+        try:
+            await asyncio.to_thread(metadata.create_all, engine)
+        except exc.DBAPIError as err:  # say, the folder refuses the WAL's files
+            engine.dispose()
+            raise StoreUnusable(
+                f"{self.path}: cannot be opened ({err.orig}); check its permissions and its folder's"
+            ) from None
         self._engine = engine
         self._stopping.clear()
         if self.inline:
@@ -232,12 +253,45 @@ class SQLiteStorage:
         with self._engine.connect() as conn:
             conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
 
+    def wal_bytes(self) -> int:
+        """The size of the WAL file now (0 if there is none)."""
+        try:
+            return os.path.getsize(f"{self.path}-wal")
+        except OSError:
+            return 0
+
+    def _truncate(self, conn: Connection) -> None:
+        # On the writer's own connection, between commits: no writer to wait for, only readers.
+        self._truncating.clear()
+        try:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.commit()
+        except Exception:
+            conn.rollback()
+            log.exception("a WAL checkpoint failed")
+
     def _checkpoint_loop(self) -> None:
         # Copying the WAL into the database (and syncing it) can take long on a busy disk; done
-        # here, PASSIVE, it never holds up a commit.
+        # here, PASSIVE, it never holds up a commit.  But SQLite never shrinks the WAL file: it
+        # stays as large as the longest stretch a reader kept it from being reused (280 MB for
+        # a 5 MB database once).  So once writes stop for a round, or once it is over
+        # wal_max_bytes, a TRUNCATE checkpoint empties it; TRUNCATE waits for readers while
+        # holding writers back, which is why it is kept for those moments.
+        # Under steady writes the checkpoint never catches up with the writer, so the WAL only
+        # grows: past wal_max_bytes the writer thread itself truncates it between two commits
+        # (writes wait for that copy, once per wal_max_bytes written).
+        commits = self.commits
         while not self._stopping.wait(self.checkpoint_every_s):
+            quiet, commits = self.commits == commits, self.commits
+            size = self.wal_bytes()
             try:
-                self._checkpoint("PASSIVE")
+                if size > self.wal_max_bytes and self._writer is not None:
+                    if not self._truncating.is_set():
+                        self._truncating.set()
+                        self._queue.put(_TRUNCATE)
+                else:
+                    over = size > self.wal_max_bytes
+                    self._checkpoint("TRUNCATE" if size and (quiet or over) else "PASSIVE")
             except Exception:
                 log.exception("a WAL checkpoint failed")
 
@@ -262,18 +316,22 @@ class SQLiteStorage:
                 item = self._queue.get()
                 if item is _STOP:
                     break
-                batch = [item]
-                while len(batch) < self.batch_max:
+                batch = [] if item is _TRUNCATE else [item]
+                truncate = item is _TRUNCATE
+                while batch and len(batch) < self.batch_max:
                     try:
                         item = self._queue.get_nowait()
                     except queue.Empty:
                         break
-                    if item is _STOP:
-                        stopping = True
+                    if item is _STOP or item is _TRUNCATE:
+                        stopping, truncate = item is _STOP, item is _TRUNCATE
                         break
                     batch.append(item)
-                outcomes = self._commit(conn, batch)
-                loop.call_soon_threadsafe(_settle, outcomes)
+                if batch:
+                    outcomes = self._commit(conn, batch)
+                    loop.call_soon_threadsafe(_settle, outcomes)
+                if truncate:
+                    self._truncate(conn)
 
     def _commit(
         self, conn: Connection, batch: list[Any]
@@ -397,10 +455,18 @@ class SQLiteStorage:
                 ],
             )
 
-        return await self._read(read)
+        try:
+            return await self._read(read)
+        except (ValueError, TypeError, KeyError) as err:  # a JSON column that is not JSON, ...
+            raise DamagedRecord(f"table {table_id}: {type(err).__name__}: {err}") from err
+
+    async def ping(self) -> None:
+        await self._read(lambda conn: conn.execute(select(tables.c.id).limit(1)).first())
 
     async def unfinished(self) -> list[str]:
-        query = select(tables.c.id).where(tables.c.status != "over").order_by(tables.c.created_at)
+        # Neither over nor expired (a table nobody came back to is never recovered).
+        unfinished = tables.c.status.in_(("waiting", "playing"))
+        query = select(tables.c.id).where(unfinished).order_by(tables.c.created_at)
         return await self._read(lambda conn: list(conn.execute(query).scalars()))
 
     async def load_challenge(self, challenge_id: str) -> ChallengeRecord | None:
@@ -428,6 +494,79 @@ class SQLiteStorage:
         ]
         # The source table first, whatever its age relative to the attempts.
         return sorted(found, key=lambda r: r.table != challenge.table)
+
+
+_MOVE_AWAY = "move this one away to start an empty room"
+_ADVICE = f"give another --db (BISTROT_DB) file, or {_MOVE_AWAY}"
+_DAMAGED_ADVICE = f"restore it from a backup, or {_MOVE_AWAY}"
+
+
+def check_database(path: str | Path) -> None:
+    """Refuse, with :class:`~bistrot.server.storage.StoreUnusable` and one line saying what is
+    wrong and what to do, a file that is not a sound bistrot database we can write: not a
+    database, damaged (``PRAGMA quick_check``), another program's (its ``application_id``, or
+    tables but not ours), our tables lacking columns, read-only.  A new or empty file, and ours
+    made before the id existed, get :data:`APPLICATION_ID`.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     text = os.path.join(d, "notes.txt")
+    ...     with open(text, "w") as f:
+    ...         _ = f.write("shopping list" * 100)
+    ...     try:
+    ...         check_database(text)
+    ...     except StoreUnusable as err:
+    ...         print(str(err).replace(d, "D").split(";")[0])
+    D/notes.txt: is not a SQLite database (file is not a database)
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise StoreUnusable(f"{path}: is a folder, not a database file; give a file path with --db")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    except (OSError, sqlite3.Error) as err:
+        raise StoreUnusable(
+            f"{path}: cannot be opened or created ({err}); check the path and its permissions"
+        ) from None
+    try:
+        _check_open_database(conn, path)
+    except sqlite3.DatabaseError as err:
+        # "file is not a database" for a text file or random bytes; "malformed" for a damaged
+        # one; OperationalError for a file we may not write, or one locked too long
+        if isinstance(err, sqlite3.OperationalError):
+            problem = f"cannot be read or written ({err}); check its permissions and its folder's"
+        elif "malformed" in str(err):
+            problem = f"is damaged ({err}); {_DAMAGED_ADVICE}"
+        else:
+            problem = f"is not a SQLite database ({err}); {_ADVICE}"
+        raise StoreUnusable(f"{path}: {problem}") from None
+    finally:
+        conn.close()
+
+
+def _check_open_database(conn: sqlite3.Connection, path: Path) -> None:
+    problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        first = " ".join(str(problems[0]).split())
+        raise StoreUnusable(f"{path}: is damaged (quick_check: {first}); {_DAMAGED_ADVICE}")
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    found = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    ours = set(metadata.tables)
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and found and not ours <= found):
+        named = f"application_id {app_id:#x}" if app_id else f"tables {', '.join(sorted(found)[:5])}"
+        raise StoreUnusable(f"{path}: is another program's SQLite database ({named}); {_ADVICE}")
+    for name in sorted(ours & found):
+        have = {row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')}
+        missing = [c.name for c in metadata.tables[name].columns if c.name not in have]
+        if missing:
+            raise StoreUnusable(
+                f"{path}: its table {name} lacks the columns {', '.join(missing)}, so another version "
+                f"of bistrot made it; use that version, or {_MOVE_AWAY}"
+            )
+    # Marks a new file, or one of ours made before the id; and proves, every start, that the
+    # file can be written before the server says it is up.
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
 def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:

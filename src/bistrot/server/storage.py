@@ -23,10 +23,12 @@ from bistrot.tablecore.records import (
 
 __all__ = [
     "ChallengeRecord",
+    "DamagedRecord",
     "EventRecord",
     "ResultRow",
     "SeatRecord",
     "Storage",
+    "StoreUnusable",
     "StoredTable",
     "TableRecord",
     "new_secret",
@@ -34,11 +36,21 @@ __all__ = [
 ]
 
 
+class StoreUnusable(Exception):
+    """The store cannot be used at all (not a database, damaged, another program's, not
+    writable): its message is one line saying what is wrong with which file and what to do."""
+
+
+class DamagedRecord(Exception):
+    """A stored table's rows cannot be read as records (say, its rules are not JSON): that
+    table is damaged, the store itself works."""
+
+
 class Storage(Protocol):
     """The durable side of the room.  Every write is committed when its awaitable returns."""
 
     async def start(self) -> None:
-        """Open (and create if needed) the store."""
+        """Open (and create if needed) the store; :class:`StoreUnusable` if it cannot be used."""
         ...
 
     async def close(self) -> None:
@@ -65,11 +77,16 @@ class Storage(Protocol):
         ...
 
     async def load_table(self, table_id: str) -> StoredTable | None:
-        """A table with its seats and events, or None."""
+        """A table with its seats and events, or None; :class:`DamagedRecord` if its rows cannot
+        be read as records."""
         ...
 
     async def unfinished(self) -> list[str]:
         """Ids of every table not over, oldest first (to recover on start)."""
+        ...
+
+    async def ping(self) -> None:
+        """Read something from the store (for ``/healthz``); raise if it cannot be reached."""
         ...
 
     async def load_challenge(self, challenge_id: str) -> ChallengeRecord | None:

@@ -73,13 +73,24 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._last_change = time.monotonic()
         self.idle_since = time.monotonic()
-        #: Since when no seat has had a connection (None: someone is here).
-        self._unattended_since: float | None = time.monotonic()
+        #: When (wall clock) the last connection closed; None: none since the table was loaded.
+        self.seen_at: float | None = None
+        #: Since when no seat has had a connection (None: someone is here); for a table loaded
+        #: back, since its last stored change, so a table paused for want of people stays paused.
+        self._unattended_since: float | None = time.monotonic() - max(0.0, time.time() - self.left_since())
+        self._retired = False
 
     @property
     def seq(self) -> int:
         """Actions stored so far."""
         return self.core.seq
+
+    def left_since(self) -> float:
+        """When (wall clock) this table last had someone at it or changed, as far as this
+        process knows: the later of its creation, its last stored action and the last
+        connection closing since it was loaded."""
+        history = self.core.history
+        return max(self.record.created_at, history[-1].time if history else 0.0, self.seen_at or 0.0)
 
     # ------------------------------------------------------------------ the actor
 
@@ -89,7 +100,8 @@ class Table:
         self.post(self._do_resume)
 
     async def stop(self) -> None:
-        """Stop the actor, the pending computer move and the timers (nothing is lost: all is stored)."""
+        """Stop the actor, the pending computer move and the timers (nothing is lost: all is
+        stored); commands still queued are refused (``busy``) rather than left waiting."""
         for timer in self._grace.values():
             timer.cancel()
         for task in (self._bot_task, self._task):
@@ -99,6 +111,23 @@ class Table:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        while not self._queue.empty():
+            _fn, _args, future = self._queue.get_nowait()
+            if future is not None and not future.done():
+                future.set_exception(ApiError(503, "busy", "the table is closing; try again"))
+
+    async def retire(self, last: Callable[[], Awaitable[bool]]) -> bool:
+        """Run ``last()`` in the actor, as its last command if it returns True: then the actor
+        ends right after it (no command of this table is running or will run) and the table is
+        stopped.  The room evicts and expires tables so, never while an action is being stored."""
+        if not await self.call(self._do_retire, last):
+            return False
+        await self.stop()
+        return True
+
+    async def _do_retire(self, last: Callable[[], Awaitable[bool]]) -> bool:
+        self._retired = await last()
+        return self._retired
 
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn(*args)`` in the actor and return what it returns (or raise what it raises)."""
@@ -113,7 +142,7 @@ class Table:
         self._queue.put_nowait((fn, args, None))
 
     async def _run(self) -> None:
-        while True:
+        while not self._retired:
             fn, args, future = await self._queue.get()
             try:
                 result = await fn(*args)
@@ -182,6 +211,7 @@ class Table:
         audience = _audience(who)
         self.services.fanout.unsubscribe(self.id, audience, conn)
         self.idle_since = time.monotonic()
+        self.seen_at = time.time()
         self._deliver(self.core.disconnect(audience))
         if not self.core.attended() and self._unattended_since is None:
             self._unattended_since = time.monotonic()

@@ -28,6 +28,11 @@ from bistrot.tablecore.records import SeatRecord, TableRecord, new_secret, secre
 
 HUMAN, COMPUTER, OPEN = "human", "computer", "open"
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+EXPIRED = "expired"
+"""A table nobody came back to, retired by the server (never recovered, never played again)."""
+PACE = ("bot_delay_ms", "grace_s")
+"""A table's pace.  The device's player may choose it; on the server its operator does (a client
+choosing 0 for both had computer players run a table as fast as the server could go)."""
 MAX_BOT_DELAY_MS = 10_000
 MAX_GRACE_S = 3600.0
 
@@ -43,6 +48,9 @@ class PlanDefaults:
     """Seats held by secret tokens, with invite and watch keys (the server); the device's tables
     need none: whoever holds the device holds its seats."""
     id_prefix: str = ""
+    choose_pace: bool = False
+    """Whether a request may set the table's :data:`PACE` (the device); otherwise a request
+    naming either is refused (``server_setting``) and the defaults above apply."""
 
 
 @dataclass
@@ -79,6 +87,23 @@ def _whole(value: object, name: str, low: float, high: float) -> None:
         raise TableError("bad_request", f"{name} is a number from {low:g} to {high:g}", 422)
 
 
+def refuse_pace(request: Mapping[str, Any]) -> None:
+    """Refuse a request that sets the table's pace where its host sets it (:data:`PACE`).
+
+    >>> refuse_pace({"game": "omi", "bot_delay_ms": 0})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bistrot.tablecore.errors.TableError: bot_delay_ms is this server's setting (BISTROT_BOT_DELAY_MS), ...
+    """
+    for key in PACE:
+        if key in request:
+            raise TableError(
+                "server_setting",
+                f"{key} is this server's setting (BISTROT_{key.upper()}), not a table's: leave it out",
+                422,
+            )
+
+
 def _seat_number(value: object, players: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         raise TableError("bad_seat", f"seats are numbered 0 to {players - 1}, not {value}", 422)
@@ -100,6 +125,8 @@ def plan_table(
     """
     if not isinstance(request, Mapping):
         raise TableError("bad_request", "a table request is an object", 422)
+    if not defaults.choose_pace:
+        refuse_pace(request)
     try:
         entry = games.get(request.get("game"))
     except ValueError as err:

@@ -17,6 +17,9 @@ import {
 /** Query parameters that set up the table rather than its rules (the body of POST /api/tables). */
 const META = new Set(["level", "mode", "seed", "name", "bot_delay_ms", "grace_s", "seat", "lang"]);
 const NUMERIC_META = ["bot_delay_ms", "grace_s", "seat"];
+/** A table's pace: this device's to choose offline; online the server's operator sets it, and the
+ * server refuses a request naming it (server_setting). */
+const PACE = ["bot_delay_ms", "grace_s"];
 
 /** Open a table and go to it. `request` is the body of POST /api/tables. Offline, or when the
  * server cannot be reached, a computer or hot-seat table opens on this device instead. */
@@ -25,9 +28,10 @@ export async function createTable(request, nav, { replace = false, names = null 
   // each time (it may be back), and a table opens on this device only when it cannot be reached.
   if (!navigator.onLine && request.mode !== "friends") return openLocal(request, nav, { replace, names });
   if (!navigator.onLine) throw new Error(t("offline.friends_need_network"));
+  const online = Object.fromEntries(Object.entries(request).filter(([key]) => !PACE.includes(key)));
   let answer;
   try {
-    answer = await post("/api/tables", request);
+    answer = await post("/api/tables", online);
   } catch (error) {
     if (error.code !== "network" || request.mode === "friends") throw error;
     markUnreachable();

@@ -12,6 +12,7 @@
 
 const PING_MS = 20000;
 const SILENCE_MS = 45000;
+const FOR_GOOD = [4401, 4403, 4404, 4410, 4500];
 
 export function webSocketTransport({ table, token = null, since = null, path = "/ws" }) {
   const messageCbs = new Set();
@@ -27,13 +28,16 @@ export function webSocketTransport({ table, token = null, since = null, path = "
 
   const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
 
+  // The token never goes into the URL (proxies log URLs): the first message carries it.
   function url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const params = new URLSearchParams();
-    if (token) params.set("token", token);
-    if (lastSeq !== null && lastSeq !== undefined) params.set("since", String(lastSeq));
-    const query = params.toString();
-    return `${proto}//${location.host}${path}/${encodeURIComponent(table)}${query ? "?" + query : ""}`;
+    return `${proto}//${location.host}${path}/${encodeURIComponent(table)}`;
+  }
+
+  function hello() {
+    const msg = { type: "hello", token };
+    if (lastSeq !== null && lastSeq !== undefined) msg.since = lastSeq;
+    return JSON.stringify(msg);
   }
 
   function connect() {
@@ -48,6 +52,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     }
     ws = socket;
     socket.onopen = () => {
+      socket.send(hello());  // before anything else the page may send
       attempt = 0;
       everOpened = true;
       lastHeard = Date.now();
@@ -74,8 +79,10 @@ export function webSocketTransport({ table, token = null, since = null, path = "
       clearInterval(pingTimer);
       if (ws === socket) ws = null;
       if (closed) return;
-      // 4xxx closes with a reason are the server refusing us for good (bad token, no table).
-      if (event.code >= 4400 && event.code < 4500) {
+      // The server refusing us for good: no seat (4401), another site's page (4403), no table
+      // (4404), a table retired (4410) or damaged (4500). Too slow to read (4408), the store
+      // down (4503) and the rest are worth another try.
+      if (FOR_GOOD.includes(event.code)) {
         closed = true;
         emitStatus("closed", { code: event.code, reason: event.reason });
         return;

@@ -16,7 +16,9 @@ import { stepSounds } from "./sounds.js";
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
 /** Rejects without an action id that end the page's hopes for this table. */
-const FATAL = ["bad_token", "missing_token", "unknown_table", "bad_since"];
+const FATAL = [
+  "bad_token", "missing_token", "unknown_table", "bad_since", "broken_table", "table_expired", "expected_hello",
+];
 /** Rejects whose own message would only repeat what the translated text says. */
 const PLAIN = ["not_your_turn", "rate_limited", "busy", "spectator", "not_started"];
 

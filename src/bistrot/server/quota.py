@@ -1,0 +1,115 @@
+"""How many tables one client may open: a token bucket per client address.
+
+Opening a table (``POST /api/tables``, ``POST /api/challenges/{id}/play``) costs a token of the
+bucket of the caller's address: ``burst`` at once, then ``per_s`` a second.  A refusal says how
+long to wait (``429`` with ``Retry-After``).  The room asks a :class:`TableQuota`; one process
+keeps its buckets in memory (:class:`LocalTableQuota`), several machines would keep them in
+Redis behind the same interface.
+
+>>> quota = LocalTableQuota(burst=2, per_s=0.5, clock=lambda: 0.0)
+>>> [quota.wait("203.0.113.7") for _ in range(3)]
+[0.0, 0.0, 2.0]
+>>> quota.wait("198.51.100.1")  # another address has its own bucket
+0.0
+
+IPv6 addresses count by their /64 network, which one household or host gets whole:
+
+>>> client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::9")
+True
+>>> client_key("203.0.113.7"), client_key("not an address")
+('203.0.113.7', 'not an address')
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Protocol
+
+from bistrot.server import ratelimit
+from bistrot.server.protocol import ApiError
+from bistrot.server.ratelimit import TokenBucket
+
+#: Most addresses with a bucket at once: beyond, the least recently seen is forgotten (it gets
+#: a full bucket again, which only ever helps a client that many others crowd out).
+MAX_CLIENTS = 100_000
+
+
+def client_key(host: str) -> str:
+    """The key a client's quota is counted under: its IPv4 address, its IPv6 /64 network."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class TableQuota(Protocol):
+    """What the room asks before opening a table."""
+
+    def wait(self, client: str) -> float:
+        """Take a table from ``client``'s quota: 0.0 if it may open one now, else the seconds
+        until it may (and nothing is taken)."""
+        ...
+
+
+class LocalTableQuota:
+    """:class:`TableQuota` in this process's memory.  Buckets refilled to full are dropped (a
+    new one is the same), so memory holds only the addresses seen in the last ``burst / per_s``
+    seconds, and never more than :data:`MAX_CLIENTS`."""
+
+    def __init__(
+        self,
+        burst: int,
+        per_s: float,
+        clock: Callable[[], float] | None = None,
+        max_clients: int = MAX_CLIENTS,
+    ) -> None:
+        self.burst = burst
+        self.per_s = per_s
+        self.max_clients = max_clients
+        self._clock = clock
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()  # least recently used first
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def wait(self, client: str) -> float:
+        """See :meth:`TableQuota.wait`."""
+        now = ratelimit.clock() if self._clock is None else self._clock()
+        self._forget(now)
+        bucket = self._buckets.pop(client, None) or TokenBucket(self.burst, self.per_s, now)
+        self._buckets[client] = bucket
+        if bucket.take(now):
+            return 0.0
+        return (1.0 - bucket.tokens) / bucket.rate
+
+    def _forget(self, now: float) -> None:
+        full_after = self.burst / self.per_s
+        buckets = self._buckets
+        while buckets:
+            key, oldest = next(iter(buckets.items()))
+            if now - oldest.updated < full_after and len(buckets) < self.max_clients:
+                return
+            del buckets[key]
+
+
+class TooManyTables(ApiError):
+    """The ``429`` refusal of a client that must wait ``retry_after`` whole seconds (rounded
+    up), which the app sends as ``Retry-After``.
+
+    >>> err = TooManyTables(2.1)
+    >>> err.status, err.code, err.retry_after
+    (429, 'too_many_tables', 3)
+    """
+
+    def __init__(self, wait_s: float) -> None:
+        self.retry_after = max(1, math.ceil(wait_s))
+        message = f"too many new tables from your address: try again in {self.retry_after} s"
+        super().__init__(429, "too_many_tables", message)

@@ -1,0 +1,189 @@
+"""Corrupted or foreign database files: ``bistrot serve`` refuses a file it cannot use in one
+line, and a table whose stored rows cannot be rebuilt is answered ``broken_table`` while the
+others play on (docs/server.md, "Damaged and foreign databases")."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table
+from websockets.exceptions import ConnectionClosed
+
+from bistrot.server.sqlite import APPLICATION_ID
+
+
+def serve(db: Path) -> subprocess.CompletedProcess[str]:
+    """``bistrot serve --db db``, expected to refuse the file and exit at once."""
+    env = {**os.environ, "BISTROT_BOT_EXECUTOR": "thread", "BISTROT_OFFLINE_FETCH": "0"}
+    return subprocess.run(
+        [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db)],
+        capture_output=True, text=True, env=env, timeout=TIMEOUT, check=False,
+    )
+
+
+def sql(db: Path, *statements: str, args: tuple[object, ...] = ()) -> None:
+    with sqlite3.connect(db) as conn:
+        for statement in statements:
+            conn.execute(statement, args if "?" in statement else ())
+    conn.close()
+
+
+def real_database(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    """A database of ours with one table in it, made by a real server (then stopped)."""
+    settings = make_settings(tmp_path)
+    with ThreadServer(settings) as server:
+        table = open_table(server.url)
+    return Path(settings.db), table
+
+
+def text_file(tmp_path: Path) -> Path:
+    db = tmp_path / "notes.db"
+    db.write_text("a shopping list, not a database\n" * 200)
+    return db
+
+
+def random_bytes(tmp_path: Path) -> Path:
+    db = tmp_path / "noise.db"
+    db.write_bytes(bytes((i * 7919 + 13) % 256 for i in range(50_000)))
+    return db
+
+
+def damaged(tmp_path: Path) -> Path:
+    db, _ = real_database(tmp_path)
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    assert pages >= 4
+    with db.open("r+b") as f:  # a page in the middle (every page is some table's or index's)
+        f.seek(page * (pages // 2))
+        f.write(b"\xff" * page)
+    return db
+
+
+def foreign(tmp_path: Path) -> Path:
+    db = tmp_path / "notes.sqlite"
+    sql(db, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)", "INSERT INTO notes VALUES (1, 'hi')")
+    return db
+
+
+def foreign_id(tmp_path: Path) -> Path:
+    db = tmp_path / "other.sqlite"
+    sql(db, "PRAGMA application_id = 1234")  # another program's mark, even with no table yet
+    return db
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (text_file, "is not a SQLite database"),
+        (random_bytes, "is not a SQLite database"),
+        (damaged, "is damaged"),
+        (foreign, "is another program's SQLite database"),
+        (foreign_id, "is another program's SQLite database"),
+        (lambda tmp_path: tmp_path, "is a folder"),
+    ],
+    ids=["text", "random-bytes", "damaged", "foreign", "foreign-application-id", "folder"],
+)
+def test_serve_refuses_a_file_it_cannot_use_in_one_line(
+    tmp_path: Path, make: Callable[[Path], Path], says: str
+):
+    db = make(tmp_path)
+    before = None if db.is_dir() else db.read_bytes()
+    done = serve(db)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(db.resolve()) in lines[0] and says in lines[0]
+    assert "Traceback" not in done.stderr + done.stdout
+    assert "http://" not in done.stdout  # it never said it was up
+    if before is not None:
+        assert db.read_bytes() == before  # refused, untouched
+
+
+def test_our_database_made_before_the_application_id_is_accepted_and_marked(tmp_path: Path):
+    db, table = real_database(tmp_path)
+    sql(db, "PRAGMA application_id = 0")  # as every file made before the id was
+    with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
+        assert client.get(f"/api/tables/{table['table']}").status_code == 200
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    conn.close()
+
+
+# ---------------------------------------------------------------------- broken tables
+
+#: How each table's rows are spoiled (while the server is stopped).
+SPOIL = {
+    "bad-json-rules": ["UPDATE tables SET rules = '{not json' WHERE id = ?"],
+    "unknown-game": ["UPDATE tables SET game = 'chess' WHERE id = ?"],
+    "misnumbered": ["UPDATE tables SET seq = seq + 3 WHERE id = ?"],
+    "illegal-event": [
+        "INSERT INTO events (table_id, seq, actor, action, by, time)"
+        " VALUES (?, 1, 0, 'castle kingside', 'human', 0)",
+        "UPDATE tables SET seq = 1 WHERE id = ?",
+    ],
+    "seat-missing": ["DELETE FROM seats WHERE table_id = ? AND seat = 2"],
+    # Finished, so not rebuilt at start: found broken when first asked for.
+    "over-bad-json": ["UPDATE tables SET status = 'over', result = '{not json' WHERE id = ?"],
+}
+
+
+def test_a_table_that_cannot_be_rebuilt_is_broken_and_the_others_play(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    settings = make_settings(tmp_path)
+    with ThreadServer(settings) as server:
+        spoilt = {name: open_table(server.url, mode="friends") for name in SPOIL}
+        sound = open_table(server.url, mode="computer")
+    for name, statements in SPOIL.items():
+        sql(Path(settings.db), *statements, args=(spoilt[name]["table"],))
+
+    caplog.set_level(logging.INFO, logger="bistrot.server.room")
+    with ThreadServer(settings) as server, http(server.url) as client:
+        for name, table in spoilt.items():
+            tid, token = table["table"], table["seats"][0]["token"]
+            answers = [
+                client.get(f"/api/tables/{tid}"),
+                client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"]}),
+                *(client.post(f"/api/tables/{tid}/{what}", json={"token": token}) for what in
+                  ("start", "rematch", "challenge")),
+            ]
+            for answer in answers:
+                assert answer.status_code == 500, (name, answer.text)
+                assert answer.json()["code"] == "broken_table", name
+            with Client(server.url, tid, token) as ws:
+                assert ws.recv()["code"] == "broken_table"
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4500
+
+        health = client.get("/healthz")
+        assert health.status_code == 200
+        body = health.json()
+        assert body["ok"] is True and body["store_reachable"] is True  # one table is not the node
+        assert body["broken_tables"] == len(SPOIL)
+        assert set(body["broken"]) == {t["table"][:6] for t in spoilt.values()}
+
+        # Another table still plays.
+        with Client(server.url, sound["table"], sound["seats"][0]["token"]) as me:
+            view = me.wait_turn_or_end()
+            assert me.act(view["legal"][0])["type"] == "ack"
+
+    for table in spoilt.values():  # logged once each, however often it was asked for
+        said = [r.getMessage() for r in caplog.records]
+        assert len([m for m in said if "is broken" in m and table["table"] in m]) == 1
+
+
+def test_healthz_lists_no_broken_table_on_a_sound_database(server: ThreadServer):
+    with http(server.url) as client:
+        body = client.get("/healthz").json()
+    assert body["ok"] is True and body["store_reachable"] is True
+    assert body["broken_tables"] == 0 and body["broken"] == []
