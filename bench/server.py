@@ -32,9 +32,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -64,7 +66,29 @@ def raise_fd_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def start_server(db: Path, sync: str, commit: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+@dataclass
+class ServerLog:
+    """What the server printed after its first line, read as it comes: an undrained pipe would
+    fill up and block the server in its next log call."""
+
+    lines: list[str] = field(default_factory=list)
+    keep: int = 2000
+
+    def read(self, stream: IO[str]) -> None:
+        for line in stream:
+            if len(self.lines) < self.keep:
+                self.lines.append(line.rstrip("\n"))
+
+    def errors(self) -> list[str]:
+        return [line for line in self.lines if " ERROR " in line or "Traceback" in line]
+
+
+def start_server(
+    db: Path, sync: str, commit: str, workers: int, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str, ServerLog]:
+    """``bistrot serve`` on a free loopback port; its URL and its log.  The benchmarks' clients
+    all connect from loopback addresses, so the per-client limits are lifted unless ``env``
+    sets them."""
     env = {
         **os.environ,
         "BISTROT_BOT_DELAY_MS": "0",
@@ -73,6 +97,11 @@ def start_server(db: Path, sync: str, commit: str, workers: int) -> tuple[subpro
         "BISTROT_SQLITE_COMMIT": commit,
         "BISTROT_OFFLINE_FETCH": "0",
         "BISTROT_BOT_WORKERS": str(workers),
+        # Every simulated player connects from 127.0.0.1: hundreds of sockets and tables from one
+        # address.
+        "BISTROT_MAX_CONNECTIONS_PER_CLIENT": "0",
+        "BISTROT_TABLE_QUOTA_BURST": "1000000",
+        **(env or {}),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), "--log-level", "warning"],
@@ -88,7 +117,9 @@ def start_server(db: Path, sync: str, commit: str, workers: int) -> tuple[subpro
         proc.kill()
         raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
     url = line[line.index("http://") :].split()[0].rstrip("/")
-    return proc, url
+    log = ServerLog()
+    threading.Thread(target=log.read, args=(proc.stdout,), daemon=True).start()
+    return proc, url, log
 
 
 def cpu_seconds(pid: int) -> float:
@@ -188,7 +219,7 @@ async def table_loop(
     first = True
     while not stop.is_set():
         async with opening:
-            body = {"game": game, "mode": mode, "level": "easy", "bot_delay_ms": 0}
+            body = {"game": game, "mode": mode, "level": "easy"}  # pace: the server's env
             answer = await http.post(url + "/api/tables", json=body)
             answer.raise_for_status()
             table = answer.json()
@@ -221,7 +252,7 @@ async def main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        proc, url = start_server(db, args.sync, args.commit, args.bot_workers)
+        proc, url, log = start_server(db, args.sync, args.commit, args.bot_workers)
         try:
             await wait_ready(url)
             stats = Stats()
@@ -312,6 +343,8 @@ async def main(args: argparse.Namespace) -> int:
     )
     for error in stats.errors[:5]:
         print("error:", error)
+    for line in log.errors()[:5]:
+        print("server:", line)
     return 0
 
 
