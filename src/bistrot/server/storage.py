@@ -82,7 +82,8 @@ class Storage(Protocol):
         ...
 
     async def unfinished(self) -> list[str]:
-        """Ids of every table not over, oldest first (to recover on start)."""
+        """Ids of every table still waiting or playing (not over, not expired), oldest first (to
+        recover on start)."""
         ...
 
     async def ping(self) -> None:
