@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table
+from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table, play_out
 from websockets.exceptions import ConnectionClosed
 
 from bistrot.server.sqlite import APPLICATION_ID
@@ -180,6 +180,23 @@ def test_a_table_that_cannot_be_rebuilt_is_broken_and_the_others_play(
     for table in spoilt.values():  # logged once each, however often it was asked for
         said = [r.getMessage() for r in caplog.records]
         assert len([m for m in said if "is broken" in m and table["table"] in m]) == 1
+
+
+def test_a_challenge_on_a_broken_table_is_broken_too(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    with ThreadServer(settings) as server, http(server.url) as client:
+        table = open_table(server.url, rules={"target": 1})  # one hand (or two, after a 4:4)
+        token = table["seats"][0]["token"]
+        with Client(server.url, table["table"], token) as me:
+            play_out(me)
+        challenge = client.post(f"/api/tables/{table['table']}/challenge", json={"token": token}).json()
+    sql(Path(settings.db), "UPDATE tables SET game = 'chess' WHERE id = ?", args=(table["table"],))
+    with ThreadServer(settings) as server, http(server.url) as client:
+        answers = [
+            client.get(f"/api/challenges/{challenge['challenge']}"),
+            client.post(f"/api/challenges/{challenge['challenge']}/play", json={}),
+        ]
+    assert [(a.status_code, a.json()["code"]) for a in answers] == [(500, "broken_table")] * 2
 
 
 def test_healthz_lists_no_broken_table_on_a_sound_database(server: ThreadServer):

@@ -294,10 +294,12 @@ class Room:
 
     async def _challenge(self, challenge_id: str) -> tuple[ChallengeRecord, TableRecord]:
         record = await self.storage.load_challenge(challenge_id) if len(challenge_id) <= 64 else None
-        source = None if record is None else await self.storage.load_table(record.table)
+        # Through get, so that a source table whose rows cannot be rebuilt is broken_table here
+        # too (it was a plain 500), as on every other route.
+        source = None if record is None else await self.get(record.table)
         if record is None or source is None:
             raise ApiError(404, "unknown_challenge", "there is no challenge with this id")
-        return record, source.table
+        return record, source.record
 
     async def challenge_info(self, challenge_id: str) -> dict[str, Any]:
         """``GET /api/challenges/{id}``: the challenge and everybody's results."""
