@@ -30,9 +30,7 @@ import contextlib
 import json
 import multiprocessing
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,7 +43,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Seat, Stats, percentile, raise_fd_limit, start_server, wait_ready
+from server import Seat, Stats, percentile, raise_fd_limit, start_server, stop_server, wait_ready
 
 ATTACK_MESSAGE = json.dumps({"type": "act", "id": 1, "action": "play XX"})
 OVERSIZED = json.dumps({"type": "act", "id": 1, "action": "x" * 65_000})
@@ -318,11 +316,7 @@ async def main(args: argparse.Namespace) -> int:
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     stats.errors.append(repr(task.exception()))
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     print(
         f"{args.tables} honest hot-seat tables (think {args.think_ms:g} ms), {args.duration:g} s a phase;"
         f" attackers: {args.flooders} flooding, {args.oversized} oversized, {3 * args.slow} slow,"

@@ -122,6 +122,15 @@ def start_server(
     return proc, url, log
 
 
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    """Stop a server from :func:`start_server`: SIGTERM, then SIGKILL if it takes over 30 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (and its reaped children), from /proc."""
     try:
@@ -304,11 +313,7 @@ async def main(args: argparse.Namespace) -> int:
                 stop.set()
                 await asyncio.wait(tables, timeout=30)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
     elapsed = w1 - w0
     lat = [x * 1000 for x in stats.latencies]
     print(

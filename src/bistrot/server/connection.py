@@ -23,6 +23,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -71,6 +72,22 @@ def parse_since(value: object) -> int | None:
     if not isinstance(value, str) or not _SINCE.fullmatch(value):
         raise ValueError(value)
     return int(value)
+
+
+def frame_text(message: Mapping[str, Any]) -> str:
+    """The text of a received WebSocket frame, text or binary; :class:`BadMessage`
+    ``bad_message`` if a binary one is not UTF-8.
+
+    >>> frame_text({"text": "hi"}), frame_text({"bytes": b"hi"})
+    ('hi', 'hi')
+    """
+    text: str | None = message.get("text")
+    if text is not None:
+        return text
+    try:
+        return bytes(message.get("bytes") or b"").decode()
+    except UnicodeDecodeError:
+        raise BadMessage("bad_message", "messages are UTF-8 JSON text") from None
 
 
 def parse_hello(text: str) -> tuple[str, object]:
@@ -281,15 +298,11 @@ class WsConnection:
             return None
         if message["type"] == "websocket.disconnect":
             return None
-        text: str | None = message.get("text")
         try:
-            if text is None:
-                text = (message.get("bytes") or b"").decode()
+            text = frame_text(message)
             if len(text.encode()) > self.settings.max_message_bytes:
                 raise BadMessage("too_large", f"a message is at most {self.settings.max_message_bytes} bytes")
             return parse_hello(text)
-        except UnicodeDecodeError:
-            await self._refuse("bad_message", "messages are UTF-8 JSON text", CLOSE_UNAUTHORIZED)
         except BadMessage as err:
             await self._refuse(err.code, err.message, CLOSE_UNAUTHORIZED)
         return None
@@ -319,16 +332,15 @@ class WsConnection:
             # The rate limit is this host's, and comes first for every message, whatever its
             # size or content; the size cap, the parser and the seat's rights are the table
             # core's, the same on the player's device.
-            text: str | None = message.get("text")
-            data: bytes = message.get("bytes") or b""
             verdict = self.guard.admit()
             if verdict == "close":
                 self._penalise()
                 self.close(CLOSE_ABUSE, "abuse: too many messages over the rate limit")
                 return
             if verdict == "limited":
-                cap = self.settings.max_message_bytes
-                head = text[:cap] if text is not None else data[:cap].decode(errors="replace")
+                cap = self.settings.max_message_bytes  # only the head: its id is all we need
+                raw: str | bytes = message.get("text") or message.get("bytes") or b""
+                head = raw[:cap] if isinstance(raw, str) else raw[:cap].decode(errors="replace")
                 self.send(
                     reject(
                         peek_id(head),
@@ -337,12 +349,11 @@ class WsConnection:
                     )
                 )
                 continue
-            if text is None:
-                try:
-                    text = data.decode()
-                except UnicodeDecodeError:
-                    self.send(reject(None, "bad_message", "messages are UTF-8 JSON text"))
-                    continue
+            try:
+                text = frame_text(message)
+            except BadMessage as err:
+                self.send(reject(None, err.code, err.message))
+                continue
             await self._handle(text, table, who)
 
     async def _handle(self, text: str, table: Table, who: int | str) -> None:

@@ -67,22 +67,21 @@ PAGE_CSP = "; ".join(
     )
 )
 
-def security_headers() -> list[tuple[bytes, bytes]]:
-    """The headers :class:`SecurityHeaders` adds to every response.
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", PAGE_CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+"""The headers :class:`SecurityHeaders` adds to every response, the same for all.
 
-    >>> dict(security_headers())[b"content-security-policy"].decode().split("; ")[:2]
-    ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"]
-    """
-    return [
-        (b"content-security-policy", PAGE_CSP.encode()),
-        (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
-        (b"x-frame-options", b"DENY"),
-    ]
+>>> dict(SECURITY_HEADERS)[b"content-security-policy"].decode().split("; ")[:2]
+["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"]
+"""
 
 
 class SecurityHeaders:
-    """Adds :func:`security_headers` to every HTTP response (the app wraps its whole stack in it,
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response (the app wraps its whole stack in it,
     so even a 500 carries them); a header the response sets itself is kept."""
 
     def __init__(self, app: Any) -> None:
@@ -92,13 +91,12 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = security_headers()
 
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in extra if name not in present]
+                headers += [(name, value) for name, value in SECURITY_HEADERS if name not in present]
                 message = {**message, "headers": headers}
             await send(message)
 
