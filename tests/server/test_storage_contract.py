@@ -7,13 +7,14 @@ How a backend joins the suite: add one :class:`Backend` to :data:`BACKENDS` with
 * ``open(place)``: a new, not yet started store for the data at ``place`` (the test's own
   ``tmp_path``).  Opening the same place again must give a store on the same data (durability
   is checked by closing a store and opening another); different places must never share data.
-  A PostgreSQL entry would, e.g., derive a fresh schema or database name from ``place`` (and skip
-  itself with ``pytest.skip`` when no server is configured).
+* ``prepare(request, place)``, if the backend needs a server: make the place's data somewhere
+  before the test (PostgreSQL: a database named after ``place`` on the session's throwaway
+  server, tests/postgres_server.py, whose URL it writes into ``place``).
 * ``break_table(store, place, table_id)`` / ``heal_table(...)``: make every write that changes
   that table (its appends, its seats, a rematch marking it) fail *inside* the database, after the
   write has begun (so a store that is not atomic would keep part of it), and undo that.  Real
-  failures, not mocks: SQLite uses triggers that ``RAISE(ABORT)``; PostgreSQL can do the same
-  with a trigger function that ``RAISE EXCEPTION``.
+  failures, not mocks: SQLite uses triggers that ``RAISE(ABORT)``; PostgreSQL a trigger
+  function that ``RAISE EXCEPTION``.
 * ``refused``, ``refused_match``: the exception a refused write raises, and its message.
 * ``batches(store)``: ``(commits, writes)`` so far, if the backend counts them, and
   ``groups_writes`` if concurrent writes are expected to share commits (group commit).
@@ -25,15 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import psycopg
 import pytest
 
+from bistrot.server.postgres import PostgresStorage
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import (
     ChallengeRecord,
@@ -43,6 +47,11 @@ from bistrot.server.storage import (
     StoredTable,
     TableRecord,
 )
+
+if TYPE_CHECKING:
+    from tests.postgres_server import PostgresServer
+
+pytest_plugins = ["tests.postgres_server"]  # the session's throwaway PostgreSQL: `postgres`
 
 # ---------------------------------------------------------------------------- the backends
 
@@ -59,6 +68,7 @@ class Backend:
     refused_match: str = ""
     batches: Callable[[Storage], tuple[int, int]] | None = None
     groups_writes: bool = False
+    prepare: Callable[[pytest.FixtureRequest, Path], None] | None = None
 
 
 def _sqlite_file(place: Path) -> Path:
@@ -115,6 +125,56 @@ _SQLITE = Backend(
     groups_writes=True,
 )
 
+
+def _postgres_url(place: Path) -> str:
+    return (place / "postgres.url").read_text()
+
+
+def _postgres_prepare(request: pytest.FixtureRequest, place: Path) -> None:
+    server: PostgresServer = request.getfixturevalue("postgres")
+    name = "contract_" + re.sub(r"[^a-z0-9]+", "_", place.name.lower())
+    (place / "postgres.url").write_text(server.create_database(name[:63]))
+
+
+def _postgres_trigger_names(table_id: str) -> tuple[str, str]:
+    key = "".join(c if c.isalnum() else "_" for c in table_id)
+    return f"contract_fail_events_{key}", f"contract_fail_tables_{key}"
+
+
+async def _postgres_break(store: Storage, place: Path, table_id: str) -> None:
+    # As for SQLite, through a connection of our own.  The events trigger fires once the
+    # statement has inserted its rows; the tables one on the table's row, which every write of
+    # an existing table updates.
+    on_events, on_tables = _postgres_trigger_names(table_id)
+    quoted = table_id.replace("'", "''")
+    with psycopg.connect(_postgres_url(place), autocommit=True) as conn:
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION contract_fail() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'injected failure'; END $$"
+        )
+        conn.execute(
+            f"CREATE TRIGGER {on_events} AFTER INSERT ON events FOR EACH ROW "
+            f"WHEN (NEW.table_id = '{quoted}') EXECUTE FUNCTION contract_fail()"
+        )
+        conn.execute(
+            f"CREATE TRIGGER {on_tables} BEFORE UPDATE ON tables FOR EACH ROW "
+            f"WHEN (NEW.id = '{quoted}') EXECUTE FUNCTION contract_fail()"
+        )
+
+
+async def _postgres_heal(store: Storage, place: Path, table_id: str) -> None:
+    on_events, on_tables = _postgres_trigger_names(table_id)
+    with psycopg.connect(_postgres_url(place), autocommit=True) as conn:
+        conn.execute(f"DROP TRIGGER {on_events} ON events")
+        conn.execute(f"DROP TRIGGER {on_tables} ON tables")
+
+
+def _postgres_batches(store: Storage) -> tuple[int, int]:
+    assert isinstance(store, PostgresStorage)
+    stats = store.stats()
+    return int(stats["commits"]), int(stats["writes"])
+
+
 #: Every backend the contract runs against.  A new backend appends its entry here.
 BACKENDS: list[Backend] = [
     _SQLITE,
@@ -125,6 +185,17 @@ BACKENDS: list[Backend] = [
         name="sqlite-inline",
         open=lambda place: SQLiteStorage(_sqlite_file(place), inline=True),
         groups_writes=False,
+    ),
+    # A single node on PostgreSQL (no node id: no fencing; tests/server/test_postgres_store.py
+    # has the cluster's).  Each test has its own database on the session's server.
+    Backend(
+        name="postgres",
+        open=lambda place: PostgresStorage(_postgres_url(place)),
+        break_table=_postgres_break,
+        heal_table=_postgres_heal,
+        refused=Exception,
+        batches=_postgres_batches,
+        prepare=_postgres_prepare,
     ),
 ]
 
@@ -152,12 +223,15 @@ class Kit:
         await self.backend.heal_table(store, self.place, table_id)
 
     def refused(self) -> pytest.RaisesExc[Exception]:
-        return pytest.raises(self.backend.refused, match=self.backend.refused_match)
+        return pytest.raises(self.backend.refused, match=self.backend.refused_match or None)
 
 
 @pytest.fixture(params=BACKENDS, ids=lambda backend: backend.name)
 def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Kit:
-    return Kit(request.param, tmp_path)
+    backend: Backend = request.param
+    if backend.prepare is not None:
+        backend.prepare(request, tmp_path)
+    return Kit(backend, tmp_path)
 
 
 def contract(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:

@@ -37,16 +37,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import (
-    JSON,
-    Column,
     Connection,
     Engine,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
     create_engine,
     event,
     exc,
@@ -55,6 +47,17 @@ from sqlalchemy import (
 )
 
 from bistrot.server.metrics import LatencyWindow
+from bistrot.server.schema import (
+    challenge_record,
+    challenges,
+    events,
+    metadata,
+    seat_row,
+    seats,
+    table_record,
+    table_row,
+    tables,
+)
 from bistrot.server.storage import (
     ChallengeRecord,
     DamagedRecord,
@@ -67,67 +70,6 @@ from bistrot.server.storage import (
 )
 
 log = logging.getLogger("bistrot.server.storage")
-
-metadata = MetaData()
-
-tables = Table(
-    "tables",
-    metadata,
-    Column("id", String, primary_key=True),
-    Column("game", String, nullable=False),
-    Column("mode", String, nullable=False),
-    Column("rules", JSON, nullable=False),
-    Column("seed", Integer, nullable=False),
-    Column("level", String, nullable=False),
-    Column("bot_delay_ms", Integer, nullable=False),
-    Column("grace_s", Float, nullable=False),
-    Column("status", String, nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("invite_hash", String),
-    Column("watch_hash", String, nullable=False),
-    Column("rematch", String),
-    Column("rematch_of", String),
-    Column("challenge", String),
-    Column("result", JSON),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Index("tables_status", "status"),
-    Index("tables_challenge", "challenge"),
-)
-
-seats = Table(
-    "seats",
-    metadata,
-    Column("table_id", String, primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String, nullable=False),
-    Column("level", String),
-    Column("token_hash", String),
-    Column("name", String),
-)
-
-events = Table(
-    "events",
-    metadata,
-    Column("table_id", String, primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("actor", Integer, nullable=False),
-    Column("action", String, nullable=False),
-    Column("by", String, nullable=False),
-    Column("client_id", String),
-    Column("time", Float, nullable=False),
-)
-
-challenges = Table(
-    "challenges",
-    metadata,
-    Column("id", String, primary_key=True),
-    Column("table_id", String, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("computers", JSON, nullable=False),
-    Column("created_at", Float, nullable=False),
-    Index("challenges_source", "table_id", "seat", unique=True),
-)
 
 #: ``PRAGMA application_id`` of our files ("bist"): tells a bistrot database from another
 #: program's.  Files made before it was set have our tables and 0; they get it on their next start.
@@ -358,11 +300,11 @@ class SQLiteStorage:
     # ------------------------------------------------------------------ writes
 
     async def create_table(self, table: TableRecord, seat_records: list[SeatRecord]) -> None:
-        row = _table_row(table)
+        row = table_row(table)
 
         def write(conn: Connection) -> None:
             conn.execute(tables.insert(), row)
-            conn.execute(seats.insert(), [_seat_row(table.id, s) for s in seat_records])
+            conn.execute(seats.insert(), [seat_row(table.id, s) for s in seat_records])
             if table.rematch_of is not None:
                 conn.execute(update(tables).where(tables.c.id == table.rematch_of).values(rematch=table.id))
 
@@ -447,7 +389,7 @@ class SQLiteStorage:
                 select(events).where(events.c.table_id == table_id).order_by(events.c.seq)
             ).mappings()
             return StoredTable(
-                _table_record(row),
+                table_record(row),
                 [SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"]) for r in seat_rows],
                 [
                     EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"])
@@ -472,12 +414,12 @@ class SQLiteStorage:
     async def load_challenge(self, challenge_id: str) -> ChallengeRecord | None:
         query = select(challenges).where(challenges.c.id == challenge_id)
         row = await self._read(lambda conn: conn.execute(query).mappings().first())
-        return None if row is None else _challenge_record(row)
+        return None if row is None else challenge_record(row)
 
     async def find_challenge(self, table_id: str, seat: int) -> ChallengeRecord | None:
         query = select(challenges).where(challenges.c.table_id == table_id, challenges.c.seat == seat)
         row = await self._read(lambda conn: conn.execute(query).mappings().first())
-        return None if row is None else _challenge_record(row)
+        return None if row is None else challenge_record(row)
 
     async def challenge_results(self, challenge: ChallengeRecord) -> list[ResultRow]:
         query = (
@@ -581,63 +523,3 @@ def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -
 
 def _failed() -> BaseException:
     return RuntimeError("the database refused the write")
-
-
-def _table_row(t: TableRecord) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "game": t.game,
-        "mode": t.mode,
-        "rules": t.rules,
-        "seed": t.seed,
-        "level": t.level,
-        "bot_delay_ms": t.bot_delay_ms,
-        "grace_s": t.grace_s,
-        "status": t.status,
-        "seq": t.seq,
-        "invite_hash": t.invite_hash,
-        "watch_hash": t.watch_hash,
-        "rematch": t.rematch,
-        "rematch_of": t.rematch_of,
-        "challenge": t.challenge,
-        "result": t.result,
-        "created_at": t.created_at,
-        "updated_at": t.created_at,
-    }
-
-
-def _table_record(r: Any) -> TableRecord:
-    return TableRecord(
-        id=r["id"],
-        game=r["game"],
-        mode=r["mode"],
-        rules=r["rules"],
-        seed=r["seed"],
-        level=r["level"],
-        bot_delay_ms=r["bot_delay_ms"],
-        grace_s=r["grace_s"],
-        status=r["status"],
-        invite_hash=r["invite_hash"],
-        watch_hash=r["watch_hash"],
-        created_at=r["created_at"],
-        seq=r["seq"],
-        rematch=r["rematch"],
-        rematch_of=r["rematch_of"],
-        challenge=r["challenge"],
-        result=r["result"],
-    )
-
-
-def _seat_row(table_id: str, s: SeatRecord) -> dict[str, Any]:
-    return {
-        "table_id": table_id,
-        "seat": s.seat,
-        "kind": s.kind,
-        "level": s.level,
-        "token_hash": s.token_hash,
-        "name": s.name,
-    }
-
-
-def _challenge_record(r: Any) -> ChallengeRecord:
-    return ChallengeRecord(r["id"], r["table_id"], r["seat"], r["computers"], r["created_at"])

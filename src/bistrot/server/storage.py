@@ -25,6 +25,7 @@ __all__ = [
     "ChallengeRecord",
     "DamagedRecord",
     "EventRecord",
+    "LeaseLost",
     "ResultRow",
     "SeatRecord",
     "Storage",
@@ -44,6 +45,12 @@ class StoreUnusable(Exception):
 class DamagedRecord(Exception):
     """A stored table's rows cannot be read as records (say, its rules are not JSON): that
     table is damaged, the store itself works."""
+
+
+class LeaseLost(Exception):
+    """This node does not own the table with a live lease: nothing was written.  (Cluster mode
+    of :class:`~bistrot.server.postgres.PostgresStorage`; also raised when the table moved on
+    under another owner, so this node's copy of it is stale.)"""
 
 
 class Storage(Protocol):
