@@ -58,20 +58,24 @@ def test_one_address_opens_a_burst_of_tables_then_waits(tmp_path: Path, monkeypa
 
 
 def test_the_quota_forgets_addresses_whose_bucket_is_full_again():
+    asyncio.run(the_quota_forgets_addresses_whose_bucket_is_full_again())
+
+
+async def the_quota_forgets_addresses_whose_bucket_is_full_again() -> None:
     clock = Clock()
     quota = LocalTableQuota(burst=2, per_s=0.5, clock=clock, max_clients=500)
     for n in range(2000):  # one new address every 10 ms: 4 s to refill, so ~400 remembered
         clock.now += 0.01
-        assert quota.wait(f"10.0.{n // 256}.{n % 256}") == 0.0
+        assert await quota.wait(f"10.0.{n // 256}.{n % 256}") == 0.0
     assert 300 < len(quota) <= 401
     clock.now += 2.0
-    quota.wait("192.0.2.1")
-    quota.wait("192.0.2.1")
+    await quota.wait("192.0.2.1")
+    await quota.wait("192.0.2.1")
     clock.now += 2.1  # every other bucket is full again (4 s); this one not yet
-    assert quota.wait("192.0.2.2") == 0.0 and len(quota) == 2
+    assert await quota.wait("192.0.2.2") == 0.0 and len(quota) == 2
     crowd = LocalTableQuota(burst=2, per_s=0.001, clock=clock, max_clients=100)
     for n in range(1000):
-        crowd.wait(f"2001:db8:{n:x}::1")
+        await crowd.wait(f"2001:db8:{n:x}::1")
     assert len(crowd) == 100
 
 

@@ -173,10 +173,10 @@ def _add_error_handlers(app: FastAPI) -> None:
 
 
 def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
-    def take_table(request: Request) -> None:
+    async def take_table(request: Request) -> None:
         # Per address (behind a proxy: the address uvicorn's proxy headers give), before the
         # table is planned, so a refused request costs a token too: probing is not free.
-        wait = quota.wait(client_key(request.client.host if request.client else ""))
+        wait = await quota.wait(client_key(request.client.host if request.client else ""))
         if wait > 0:
             raise TooManyTables(wait)
 
@@ -211,7 +211,7 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
     async def open_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table against the computer, for friends, or for a hot seat (within the
         client's quota of new tables)."""
-        take_table(request)
+        await take_table(request)
         return await room.create(body.model_dump())
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
@@ -260,7 +260,7 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
     )
     async def play_challenge(challenge_id: str, body: PlayChallenge, request: Request) -> dict[str, Any]:
         """Open a table on the challenge's deal for the caller (within its quota of new tables)."""
-        take_table(request)
+        await take_table(request)
         return await room.play_challenge(challenge_id, body.name)
 
 

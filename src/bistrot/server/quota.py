@@ -3,13 +3,17 @@
 Opening a table (``POST /api/tables``, ``POST /api/challenges/{id}/play``) costs a token of the
 bucket of the caller's address: ``burst`` at once, then ``per_s`` a second.  A refusal says how
 long to wait (``429`` with ``Retry-After``).  The room asks a :class:`TableQuota`; one process
-keeps its buckets in memory (:class:`LocalTableQuota`), several machines would keep them in
-Redis behind the same interface.
+keeps its buckets in memory (:class:`LocalTableQuota`), the nodes of a card room share theirs
+in Redis (:class:`bistrot.server.redis_quota.RedisTableQuota`), so :meth:`TableQuota.wait` is a
+coroutine.
 
+>>> import asyncio
 >>> quota = LocalTableQuota(burst=2, per_s=0.5, clock=lambda: 0.0)
->>> [quota.wait("203.0.113.7") for _ in range(3)]
+>>> async def three(client: str) -> list[float]:
+...     return [await quota.wait(client) for _ in range(3)]
+>>> asyncio.run(three("203.0.113.7"))
 [0.0, 0.0, 2.0]
->>> quota.wait("198.51.100.1")  # another address has its own bucket
+>>> asyncio.run(quota.wait("198.51.100.1"))  # another address has its own bucket
 0.0
 
 IPv6 addresses count by their /64 network, which one household or host gets whole:
@@ -53,7 +57,7 @@ def client_key(host: str) -> str:
 class TableQuota(Protocol):
     """What the room asks before opening a table."""
 
-    def wait(self, client: str) -> float:
+    async def wait(self, client: str) -> float:
         """Take a table from ``client``'s quota: 0.0 if it may open one now, else the seconds
         until it may (and nothing is taken)."""
         ...
@@ -80,7 +84,7 @@ class LocalTableQuota:
     def __len__(self) -> int:
         return len(self._buckets)
 
-    def wait(self, client: str) -> float:
+    async def wait(self, client: str) -> float:
         """See :meth:`TableQuota.wait`."""
         now = ratelimit.clock() if self._clock is None else self._clock()
         self._forget(now)
