@@ -1,4 +1,5 @@
-"""``bistrot serve``: the card room server, on uvicorn, storing everything in SQLite."""
+"""``bistrot serve``: the card room server, on uvicorn, storing everything in SQLite (or in
+PostgreSQL with ``--database-url``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve = subparsers.add_parser(
         "serve",
         help="run the card room server (open the printed address in a browser)",
-        description="Run the card room: Omi and Oti tables in the browser, stored in a SQLite file.",
+        description="Run the card room: Omi and Oti tables in the browser, stored in a SQLite file"
+        " (or a PostgreSQL database).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument(
@@ -19,6 +21,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     serve.add_argument(
         "--db", default=None, help="SQLite database file, created on first run (default bistrot.db)"
+    )
+    serve.add_argument(
+        "--database-url",
+        default=None,
+        help="a PostgreSQL database instead of the SQLite file: postgresql://USER@HOST:PORT/DB"
+        " (also BISTROT_DATABASE_URL); its schema is created or upgraded on start",
     )
     serve.add_argument(
         "--bot-delay-ms", type=int, default=None, help="default pause before each computer move"
@@ -43,6 +51,7 @@ def _run(args: argparse.Namespace) -> int:
 
     overrides = {
         "db": args.db,
+        "database_url": args.database_url,
         "bot_delay_ms": args.bot_delay_ms,
         "grace_s": args.grace_s,
     }
@@ -50,13 +59,24 @@ def _run(args: argparse.Namespace) -> int:
         settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as err:
         raise SystemExit(f"bistrot serve: {err}") from None
-    db = Path(settings.db).resolve()
-    try:
-        # Here, before uvicorn, so that a file we cannot use is one line, not the traceback of
-        # the app's failed start (the store checks it again as the app starts).
-        check_database(db)
-    except StoreUnusable as err:
-        raise SystemExit(f"bistrot serve: database {err}") from None
+    if settings.database_url is not None:
+        from bistrot.server.postgres import check_postgres
+
+        try:
+            # As for the file below: a database we cannot use is one line (unreachable, another
+            # program's, used by another server), before uvicorn starts.
+            where = check_postgres(settings.database_url)
+        except StoreUnusable as err:
+            raise SystemExit(f"bistrot serve: database {err}") from None
+    else:
+        db = Path(settings.db).resolve()
+        where = str(db)
+        try:
+            # Here, before uvicorn, so that a file we cannot use is one line, not the traceback of
+            # the app's failed start (the store checks it again as the app starts).
+            check_database(db)
+        except StoreUnusable as err:
+            raise SystemExit(f"bistrot serve: database {err}") from None
     try:
         sock = bind(args.host, args.port)
     except OSError as err:
@@ -64,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    print(f"bistrot card room: open {address(sock)} (database {db})", flush=True)
+    print(f"bistrot card room: open {address(sock)} (database {where})", flush=True)
     app = create_app(settings)
     start_fetch(app)  # offline play: get Pyodide in the background if it is missing (server/offline.py)
     server = uvicorn_server(app, settings, log_level=args.log_level)

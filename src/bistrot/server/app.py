@@ -26,6 +26,7 @@ from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
+from bistrot.server.postgres import PostgresStorage
 from bistrot.server.protocol import (
     ApiError,
     ChallengeInfo,
@@ -87,13 +88,7 @@ def create_app(
     settings = settings or Settings()
     room = Room(
         settings,
-        storage
-        or SQLiteStorage(
-            settings.db,
-            settings.sqlite_synchronous,
-            inline=settings.sqlite_commit == "inline",
-            wal_max_bytes=settings.wal_max_bytes,
-        ),
+        storage or default_storage(settings),
         fanout or InProcessFanOut(),
         bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
     )
@@ -135,6 +130,18 @@ def create_app(
         await WsConnection(websocket, settings, penalties).serve(room, table_id)
 
     return app
+
+
+def default_storage(settings: Settings) -> Storage:
+    """The store ``settings`` name: PostgreSQL at ``database_url`` if set, else the SQLite file."""
+    if settings.database_url is not None:
+        return PostgresStorage(settings.database_url, exclusive=True)
+    return SQLiteStorage(
+        settings.db,
+        settings.sqlite_synchronous,
+        inline=settings.sqlite_commit == "inline",
+        wal_max_bytes=settings.wal_max_bytes,
+    )
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -24,6 +24,7 @@ was only paused, can no longer renew nor write.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -66,6 +67,8 @@ nodes = _schema.tables["nodes"]
 #: write while PostgreSQL is down or stuck fails (the table answers storage_error), never hangs.
 CONNECT_TIMEOUT_S = 3
 STATEMENT_TIMEOUT_S = 10
+#: The advisory lock key a server alone on its database holds ("bist").
+EXCLUSIVE_LOCK = 0x62697374
 #: And for a whole call, on our side, for a server that cannot even time out (paused, its disk
 #: hung): psycopg then spends up to 10 s more cancelling the query before the call fails.
 CALL_TIMEOUT_S = STATEMENT_TIMEOUT_S + 2
@@ -164,9 +167,19 @@ class PostgresStorage:
     parameters allowed); ``node`` turns on cluster mode, with leases of ``lease_s`` seconds."""
 
     def __init__(
-        self, url: str, *, node: str | None = None, lease_s: float = 3.0, pool_size: int = 10
+        self,
+        url: str,
+        *,
+        node: str | None = None,
+        lease_s: float = 3.0,
+        pool_size: int = 10,
+        exclusive: bool = False,
     ) -> None:
         self.url = url
+        #: Whether this store must be the database's only user (a single server without
+        #: leases): it then holds a session advisory lock as long as it is open.
+        self.exclusive = exclusive
+        self._holder: AsyncConnection | None = None
         self.node = node
         self.lease_s = lease_s
         self.pool_size = pool_size
@@ -230,9 +243,30 @@ class PostgresStorage:
                 f"PostgreSQL {where}: its schema cannot be created or upgraded ({_first_line(err)}); "
                 "is this database another program's, or made by a newer bistrot?"
             ) from None
+        if self.exclusive:
+            await self._hold(engine, where)
         self._engine = engine
 
+    async def _hold(self, engine: AsyncEngine, where: str) -> None:
+        # Two servers without leases on one database would each rebuild and play the same
+        # tables: the second is refused at start, while the first holds this lock.
+        holder = await engine.connect()
+        lock = text("SELECT pg_try_advisory_lock(:key)")
+        held = (await holder.execute(lock, {"key": EXCLUSIVE_LOCK})).scalar()
+        if not held:
+            await holder.close()
+            await engine.dispose()
+            raise StoreUnusable(
+                f"PostgreSQL {where}: another bistrot server is using this database; one server "
+                "per database"
+            )
+        self._holder = holder
+
     async def close(self) -> None:
+        if self._holder is not None:
+            with contextlib.suppress(Exception):
+                await self._holder.close()
+            self._holder = None
         if self._engine is not None:
             await self._engine.dispose()
             self._engine = None
@@ -560,6 +594,19 @@ def engine_url(url: str) -> URL:
             f"the database URL must be postgresql://USER@HOST:PORT/DB, not {parsed.drivername}://..."
         )
     return parsed.set(drivername="postgresql+psycopg")
+
+
+def check_postgres(url: str) -> str:
+    """Open the database at ``url`` as a server alone on it would (schema migrated, lock
+    taken), close it again, and say where it is; :class:`StoreUnusable` if it cannot be used."""
+    store = PostgresStorage(url, exclusive=True, pool_size=1)
+
+    async def check() -> None:
+        await store.start()
+        await store.close()
+
+    asyncio.run(check())
+    return f"PostgreSQL {describe(engine_url(url))}"
 
 
 def describe(url: URL) -> str:

@@ -123,6 +123,11 @@ class Settings(BaseSettings):
     or at once once it has grown past this (64 MiB), so a burst of writes does not leave a huge
     file behind (SQLite never shrinks it by itself)."""
 
+    database_url: str | None = None
+    """A PostgreSQL database (``postgresql://USER@HOST:PORT/DB``) instead of the SQLite file
+    ``db``.  Its schema is created or upgraded on start (Alembic migrations); one server per
+    database (a second one is refused at start)."""
+
     @field_validator("allowed_origins")
     @classmethod
     def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
