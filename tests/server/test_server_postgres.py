@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import psycopg
-import pytest
 from server_harness import Client, ProcessServer, http, open_table, play_out, settle
 
 from tests.postgres_server import PostgresServer

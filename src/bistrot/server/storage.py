@@ -2,8 +2,9 @@
 
 A store must make each call durable before its awaitable returns: the table actor acknowledges
 an action only after :meth:`Storage.append` has returned.  The records it keeps are the table
-core's (:mod:`bistrot.tablecore.records`).  :class:`~bistrot.server.sqlite.SQLiteStorage` is the
-implementation shipped; tests/server/test_storage_contract.py is what any other must pass.
+core's (:mod:`bistrot.tablecore.records`).  :class:`~bistrot.server.sqlite.SQLiteStorage` and
+:class:`~bistrot.server.postgres.PostgresStorage` are the implementations shipped;
+tests/server/test_storage_contract.py is what each must pass.
 """
 
 from __future__ import annotations
