@@ -19,7 +19,6 @@ import pwd
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -30,6 +29,8 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg import sql
+
+from tests.ports import free_port
 
 START_TIMEOUT = 30.0
 SUPERUSER = "postgres"
@@ -52,11 +53,6 @@ def binaries() -> Path:
     return Path(max(found, key=version)).parent
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class PostgresServer:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -23,6 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.ports import free_port
 
 #: How long Redis may take to start or stop (seconds): generous, the tests share a busy machine.
 TIMEOUT = 20.0
@@ -40,12 +41,6 @@ def redis_binary() -> str:
     return found
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on now (Redis may still lose it to a race: start retries)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class RedisServer:

@@ -41,7 +41,14 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from bistrot.server import migrations
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.schema import challenge_record, room_metadata, seat_row, table_record, table_row
+from bistrot.server.schema import (
+    challenge_record,
+    challenge_row,
+    room_metadata,
+    seat_row,
+    table_record,
+    table_row,
+)
 from bistrot.server.storage import (
     ChallengeRecord,
     DamagedRecord,
@@ -396,13 +403,7 @@ class PostgresStorage:
         await self._write(write)
 
     async def create_challenge(self, challenge: ChallengeRecord) -> None:
-        row = {
-            "id": challenge.id,
-            "table_id": challenge.table,
-            "seat": challenge.seat,
-            "computers": challenge.computers,
-            "created_at": challenge.created_at,
-        }
+        row = challenge_row(challenge)
 
         async def write(conn: AsyncConnection) -> None:
             await conn.execute(insert(challenges), row)

@@ -177,6 +177,17 @@ def seat_row(table_id: str, s: SeatRecord) -> dict[str, Any]:
     }
 
 
+def challenge_row(c: ChallengeRecord) -> dict[str, Any]:
+    """The row of a challenge."""
+    return {
+        "id": c.id,
+        "table_id": c.table,
+        "seat": c.seat,
+        "computers": c.computers,
+        "created_at": c.created_at,
+    }
+
+
 def challenge_record(r: Any) -> ChallengeRecord:
     """A :class:`ChallengeRecord` from a ``challenges`` row (a mapping)."""
     return ChallengeRecord(r["id"], r["table_id"], r["seat"], r["computers"], r["created_at"])

@@ -49,6 +49,7 @@ from sqlalchemy import (
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
     challenge_record,
+    challenge_row,
     challenges,
     events,
     metadata,
@@ -347,13 +348,7 @@ class SQLiteStorage:
         await self._write(write)
 
     async def create_challenge(self, challenge: ChallengeRecord) -> None:
-        row = {
-            "id": challenge.id,
-            "table_id": challenge.table,
-            "seat": challenge.seat,
-            "computers": challenge.computers,
-            "created_at": challenge.created_at,
-        }
+        row = challenge_row(challenge)
 
         def write(conn: Connection) -> None:
             conn.execute(challenges.insert(), row)
