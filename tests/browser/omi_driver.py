@@ -34,6 +34,17 @@ def wait_for_turn(page, timeout_s: float = 30) -> dict:
     return snapshot(page)
 
 
+def choose_trump(page, suit: str, *, tap: bool = False) -> None:
+    """Click (or tap) the trump suit ``suit`` and wait until the page has taken it: until then
+    the prompt's buttons stay enabled, and a wait for the next turn would see the old one."""
+    selector = f'button[data-suit="{suit}"]'
+    if tap:
+        page.tap(selector)
+    else:
+        page.click(selector)
+    page.wait_for_function("() => !document.querySelector('button[data-suit]:not([disabled])')")
+
+
 def hand_shown(page) -> str:
     """The cards of the hand on the page, in order, as one string."""
     return page.evaluate(HAND_JS)

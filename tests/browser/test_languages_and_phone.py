@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .browser_kit import go, shot
-from .omi_driver import play_card, wait_for_turn
+from .omi_driver import choose_trump, play_card, wait_for_turn
 
 
 def test_the_language_follows_the_browser_and_can_be_switched(server, pages):
@@ -46,7 +46,7 @@ def test_a_phone_sized_table(server, pages):
     snap = wait_for_turn(page)
     if snap["suits"]:
         shot(page, "phone-omi-trump")
-        page.tap(f'button[data-suit="{snap["suits"][0]}"]')
+        choose_trump(page, snap["suits"][0], tap=True)
         snap = wait_for_turn(page)
     page.wait_for_function("() => document.querySelectorAll('.hand button[data-card]').length === 8")
     boxes = page.locator(".hand button[data-card]").evaluate_all(

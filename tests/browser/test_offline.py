@@ -19,7 +19,7 @@ import pytest
 from bistrot.server.offline import STATIC_DIR
 
 from .browser_kit import Server, go, shot
-from .omi_driver import play_card, play_until_over, snapshot, wait_for_turn
+from .omi_driver import choose_trump, play_card, play_until_over, snapshot, wait_for_turn
 from .oti_driver import CORNER, READY_JS, STATE_JS
 
 FETCH_WAIT_S = 600.0
@@ -160,7 +160,7 @@ def test_a_saved_game_resumes_after_the_page_is_closed(server, pages, offline_re
     # The hard computer players: Pyodide's own Python solver (no endplay in the browser).
     go(page, "/play/omi?level=hard&target=1&bot_delay_ms=0")
     snap = wait_for_turn(page, timeout_s=60)
-    page.click(f'button[data-suit="{snap["suits"][0]}"]')
+    choose_trump(page, snap["suits"][0])
     for _ in range(2):  # two cards of the first hand, then the page is closed
         snap = wait_for_turn(page)
         card = next(c["card"] for c in snap["hand"] if c["enabled"])

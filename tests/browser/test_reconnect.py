@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .browser_kit import Server, free_port, go, shot
-from .omi_driver import play_card, wait_for_turn
+from .omi_driver import choose_trump, play_card, wait_for_turn
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def own_server(tmp_path):
 def play_one(page) -> str:
     snap = wait_for_turn(page)
     if snap["suits"]:
-        page.click(f'button[data-suit="{snap["suits"][0]}"]')
+        choose_trump(page, snap["suits"][0])
         snap = wait_for_turn(page)
     card = next(c["card"] for c in snap["hand"] if c["enabled"])
     play_card(page, card)

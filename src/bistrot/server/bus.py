@@ -1,0 +1,177 @@
+"""The bus between the nodes of one card room: Redis pub/sub, one channel per node.
+
+Each node listens on its own channel and sends to another node's channel.  Messages from one
+node to another arrive in the order they were sent (one sending task, one Redis connection, and
+Redis keeps a publisher's order), or not at all: pub/sub keeps nothing for a node that is not
+listening.  So every loss of the connection is reported (``on_lost``), and the node then drops
+whatever relied on messages (relayed connections, calls waiting for an answer): clients
+reconnect and are brought up to date from the database, which holds the truth.
+
+Two kinds of message: a *frame*, text for one relayed connection, sent as
+``"f" + connection id + " " + text`` (no JSON around JSON); and anything else, a JSON object.
+
+>>> pack_frame("n1/7", '{"type": "state"}')
+'fn1/7 {"type": "state"}'
+>>> unpack("fn1/7 " + '{"type": "state"}')
+('n1/7', '{"type": "state"}')
+>>> unpack(pack({"op": "detach", "c": "n1/7"}))
+{'op': 'detach', 'c': 'n1/7'}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("bistrot.server.bus")
+
+#: Most messages published in one round trip.
+BATCH = 512
+#: How long the listener waits for a message before checking the connection (seconds).
+POLL_S = 1.0
+
+
+def channel(node: str) -> str:
+    """The channel node ``node`` listens on."""
+    return f"bistrot:node:{node}"
+
+
+def pack(message: dict[str, Any]) -> str:
+    """A message as sent."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def pack_frame(conn: str, text: str) -> str:
+    """A frame for relayed connection ``conn``, as sent."""
+    return f"f{conn} {text}"
+
+
+def unpack(data: str) -> tuple[str, str] | dict[str, Any]:
+    """A frame as ``(connection id, text)``, or a message as a dict."""
+    if data.startswith("f"):
+        conn, _, text = data[1:].partition(" ")
+        return conn, text
+    message = json.loads(data)
+    if not isinstance(message, dict):
+        raise ValueError("a bus message is a JSON object")
+    return message
+
+
+class Bus:
+    """See the module docstring.  ``on_message`` gets each unpacked message (it must not block);
+    ``on_lost`` is called once per outage, when sending or listening fails; ``on_back`` when the
+    node listens again."""
+
+    def __init__(
+        self,
+        url: str,
+        on_message: Callable[[tuple[str, str] | dict[str, Any]], None],
+        on_lost: Callable[[], None],
+        on_back: Callable[[], None],
+    ) -> None:
+        # Short timeouts: a Redis that stopped answering is noticed in seconds, not minutes.
+        self._redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=2.0, socket_timeout=5.0, health_check_interval=2
+        )
+        self._on_message = on_message
+        self._on_lost = on_lost
+        self._on_back = on_back
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._channel = ""
+        self._resubscribe = asyncio.Event()
+        #: Whether the node listens on its channel now.
+        self.up = False
+
+    async def ping(self) -> bool:
+        """Whether Redis answers now."""
+        try:
+            return bool(await self._redis.ping())
+        except (RedisError, OSError):
+            return False
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The Redis client (the shared table quota uses it too)."""
+        return self._redis
+
+    def start(self, node: str) -> None:
+        """Listen on ``node``'s channel and start sending."""
+        self._channel = channel(node)
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="bus-listen"),
+            asyncio.create_task(self._send_loop(), name="bus-send"),
+        ]
+
+    def listen_as(self, node: str) -> None:
+        """Listen on another node id's channel from now on (a node reborn under a new id)."""
+        self._channel = channel(node)
+        self._resubscribe.set()
+
+    async def close(self) -> None:
+        """Stop listening and sending (what is queued is dropped) and close the connections."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._redis.aclose()
+
+    def send(self, node: str, data: str) -> None:
+        """Queue ``data`` (see :func:`pack`, :func:`pack_frame`) for ``node``; never blocks."""
+        self._outbox.put_nowait((channel(node), data))
+
+    def _lost(self, err: Exception) -> None:
+        if self.up:
+            self.up = False
+            log.warning("lost the connection to Redis: %s: %s", type(err).__name__, err)
+            self._on_lost()
+
+    async def _send_loop(self) -> None:
+        outbox = self._outbox
+        while True:
+            batch = [await outbox.get()]
+            while len(batch) < BATCH and not outbox.empty():
+                batch.append(outbox.get_nowait())
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for name, data in batch:
+                        pipe.publish(name, data)
+                    await pipe.execute()
+            except (RedisError, OSError) as err:
+                # What was in this batch is lost: on_lost makes everyone resync.
+                self._lost(err)
+
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                subscribed = self._channel
+                self._resubscribe.clear()
+                await pubsub.subscribe(subscribed)
+                if not self.up:
+                    self.up = True
+                    log.info("listening on Redis as %s", subscribed)
+                    self._on_back()
+                while not self._resubscribe.is_set():
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=POLL_S)
+                    if message is None:
+                        continue
+                    data = message["data"]
+                    try:
+                        self._on_message(unpack(data.decode() if isinstance(data, bytes) else data))
+                    except Exception:
+                        log.exception("a bus message could not be handled")
+            except (RedisError, OSError) as err:
+                self._lost(err)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()

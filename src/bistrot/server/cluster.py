@@ -1,0 +1,444 @@
+"""Several nodes, one card room: who owns which table, and how the others reach it.
+
+**Ownership** lives in PostgreSQL, on the database's clock: each node has a row in ``nodes``
+with a lease it renews every third of ``node_lease_s``, and each table names its owner node.
+A node may claim a table nobody owns, or whose owner's lease has run out; every write of a table
+is fenced in its own transaction (owner is this node *and* its lease is live *and*, for actions,
+the seq follows), so a node that was paused or cut off past its lease cannot store anything,
+whatever it still believes.  A node that finds its lease gone drops every table from memory and
+comes back under a new id.  Failover: every second each node claims a few *orphans* (unfinished
+tables whose owner is not live) and rebuilds them from the database; they resume at once.
+
+**Reaching the owner** goes over the :mod:`~bistrot.server.bus`.  An HTTP request about a table
+owned elsewhere becomes a *call* to the owner's room (the same method, run there).  A WebSocket
+landing on another node is *relayed*: the edge node keeps the socket (rate limits, sizes), the
+owner keeps a :class:`RemoteConn` in the table's fan-out like any connection, so presence, the
+grace period and the "away" badge are the table's own, wherever the socket is.  When an owner
+dies, or the bus is lost, relayed sockets are closed with 1012 (service restart): the page
+reconnects to any node with ``since`` and misses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bistrot.server.bus import Bus, pack, pack_frame
+from bistrot.server.protocol import ApiError
+from bistrot.server.storage import Storage
+from bistrot.tablecore.errors import TableError
+from bistrot.wire import dumps, peek_id, reject
+
+if TYPE_CHECKING:
+    from bistrot.server.room import Room
+    from bistrot.server.table import Connection
+
+log = logging.getLogger("bistrot.server.cluster")
+
+#: Close code of a socket whose table moved to another node (or whose relay broke): reconnect.
+CLOSE_MOVED = 1012
+#: Orphans a node claims per sweep (the others take the rest).
+ORPHANS_PER_SWEEP = 25
+#: Seconds between sweeps (orphans, dead peers).
+SWEEP_S = 1.0
+#: Seconds a call to another node may take.
+CALL_TIMEOUT_S = 5.0
+#: Room methods another node may call here (each takes the table or challenge id first).
+CALLABLE = frozenset(
+    {"info", "join", "start_table", "rematch", "challenge", "challenge_info", "play_challenge"}
+)
+
+
+class Ownership(Storage, Protocol):
+    """What the cluster needs of its store besides :class:`Storage` (see postgres.py)."""
+
+    node: str | None
+
+    async def register_node(self) -> None: ...
+
+    async def renew_node(self) -> bool: ...
+
+    async def retire_node(self) -> None: ...
+
+    async def live_nodes(self) -> set[str]: ...
+
+    async def owner(self, table_id: str) -> str | None: ...
+
+    async def claim(self, table_id: str) -> bool: ...
+
+    async def release(self, table_id: str) -> None: ...
+
+    async def claim_orphans(self, limit: int) -> list[str]: ...
+
+
+def new_node_id() -> str:
+    """A node id: the host, the process and a random part (a node reborn gets a new one)."""
+    return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def unreachable() -> ApiError:
+    """The refusal of a request whose table's node did not answer in time."""
+    return ApiError(503, "node_unreachable", "the server holding this table did not answer; try again")
+
+
+def moving() -> ApiError:
+    """The refusal of a request that reached a node which no longer holds the table."""
+    return ApiError(503, "table_moving", "this table is moving to another server; try again")
+
+
+class RemoteConn:
+    """A connection whose socket is on another node (the *edge*), as the owner's table sees it."""
+
+    def __init__(self, cluster: Cluster, edge: str, conn_id: str, table_id: str, who: int | str) -> None:
+        self.cluster = cluster
+        self.edge = edge
+        self.id = conn_id
+        self.table_id = table_id
+        self.who = who
+
+    def deliver(self, text: str) -> None:
+        self.cluster.bus.send(self.edge, pack_frame(self.id, text))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.deliver(dumps(message))
+
+    def close(self, code: int, reason: str) -> None:
+        self.cluster.bus.send(self.edge, pack({"op": "close", "c": self.id, "code": code, "r": reason}))
+
+
+@dataclass
+class _Relay:
+    conn: Connection
+    owner: str
+    table_id: str
+
+
+class RemoteTable:
+    """A table owned by another node, as a WebSocket on this node uses it (the same calls as
+    :class:`~bistrot.server.table.Table`'s)."""
+
+    def __init__(self, cluster: Cluster, owner: str, table_id: str) -> None:
+        self.cluster = cluster
+        self.owner = owner
+        self.id = table_id
+        self._conn_id: str | None = None
+
+    async def admit(self, token: str) -> int | str | None:
+        who: int | str | None = await self.cluster.call(self.owner, "admit", [self.id, token])
+        return who
+
+    async def connect(self, conn: Connection, who: int | str, since: int | None) -> None:
+        conn_id = self.cluster.relay(conn, self.owner, self.id)
+        self._conn_id = conn_id
+        try:
+            await self.cluster.call(self.owner, "connect", [self.id, conn_id, who, since])
+        except BaseException:
+            self.cluster.unrelay(conn_id)
+            raise
+
+    async def receive(self, conn: Connection, who: int | str, text: str, reply: Any) -> None:
+        # Sent on; the owner's answers (ack or reject) come back as frames, in order.
+        if self._conn_id is not None:
+            self.cluster.bus.send(self.owner, pack({"op": "msg", "c": self._conn_id, "t": text}))
+
+    async def disconnect(self, conn: Connection, who: int | str) -> None:
+        if self._conn_id is not None:
+            self.cluster.bus.send(self.owner, pack({"op": "detach", "c": self._conn_id}))
+            self.cluster.unrelay(self._conn_id)
+
+
+class Cluster:
+    """One node of a card room of several; see the module docstring."""
+
+    def __init__(self, store: Ownership, redis_url: str, lease_s: float) -> None:
+        self.store = store
+        self.lease_s = lease_s
+        self.node = store.node or new_node_id()
+        store.node = self.node
+        self.bus = Bus(redis_url, self._on_message, self._on_bus_lost, self._on_bus_back)
+        self._room: Room | None = None
+        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._call_ids = itertools.count(1)
+        self._conn_ids = itertools.count(1)
+        #: Sockets here whose table is elsewhere.
+        self._relays: dict[str, _Relay] = {}
+        #: Connections elsewhere to tables here.
+        self._remote: dict[str, RemoteConn] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._running: set[asyncio.Task[Any]] = set()
+        #: Whether this node's lease is live, as far as it knows.
+        self.leased = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, room: Room) -> None:
+        """Join the card room: a lease, the bus, the sweeps."""
+        self._room = room
+        await self.store.register_node()
+        self.leased = True
+        self.bus.start(self.node)
+        self._tasks = [
+            asyncio.create_task(self._lease_loop(), name="cluster-lease"),
+            asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
+        ]
+        log.info("node %s joined the card room", self.node)
+
+    async def stop(self) -> None:
+        """Leave: the lease is given up at once, so the others take the tables in a second."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for relay in self._relays.values():
+            relay.conn.close(CLOSE_MOVED, "this server is stopping: reconnect")
+        self._relays.clear()
+        with contextlib.suppress(Exception):
+            await self.store.retire_node()
+        await self.bus.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._running.add(task)  # a reference until done (the loop keeps only weak ones)
+        task.add_done_callback(self._running.discard)
+
+    @property
+    def room(self) -> Room:
+        assert self._room is not None, "the cluster is started by its room"
+        return self._room
+
+    # ------------------------------------------------------------------ ownership
+
+    async def where(self, table_id: str) -> str | None:
+        """The node that owns ``table_id`` if it is another live node; None if the table is (or
+        now becomes) this node's, or does not exist."""
+        for _ in range(3):
+            owner = await self.store.owner(table_id)
+            if owner == self.node:
+                return None
+            if owner is not None:
+                return owner
+            if await self.store.claim(table_id):
+                return None
+            # Not claimed: no such table, or another node claimed it just now.
+            if await self.store.owner(table_id) is None:
+                return None
+        raise moving()
+
+    async def release(self, table_id: str) -> None:
+        """A table leaves this node's memory: anyone may claim it next."""
+        await self.store.release(table_id)
+
+    async def _lease_loop(self) -> None:
+        every = self.lease_s / 3
+        loop = asyncio.get_running_loop()
+        renewed = loop.time()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                ok = await self.store.renew_node()
+            except Exception as err:
+                log.warning("could not renew this node's lease: %s: %s", type(err).__name__, err)
+                if loop.time() - renewed < self.lease_s:
+                    continue
+                ok = False  # past the lease without a renewal: its tables may be elsewhere now
+            if ok:
+                renewed = loop.time()
+                continue
+            await self._reborn()
+            renewed = loop.time()
+
+    async def _reborn(self) -> None:
+        """This node's lease ran out: drop every table, every relay, and join again as new."""
+        self.leased = False
+        old = self.node
+        log.warning("node %s lost its lease: dropping its tables and joining again", old)
+        await self.room.drop_all()
+        self._drop_links("this server lost its tables: reconnect")
+        self.node = new_node_id()
+        self.store.node = self.node
+        self.bus.listen_as(self.node)
+        while True:
+            try:
+                await self.store.register_node()
+                break
+            except Exception as err:
+                log.warning("could not join again: %s: %s", type(err).__name__, err)
+                await asyncio.sleep(self.lease_s / 3)
+        self.leased = True
+        log.info("node %s is back as %s", old, self.node)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            try:
+                if self.leased:
+                    await self._sweep()
+            except Exception as err:
+                log.warning("a sweep failed: %s: %s", type(err).__name__, err)
+            await asyncio.sleep(SWEEP_S)
+
+    async def _sweep(self) -> None:
+        for table_id in await self.store.claim_orphans(ORPHANS_PER_SWEEP):
+            log.info("took over table %s from a node that is gone", table_id[:6])
+            with contextlib.suppress(TableError):
+                await self.room.get(table_id)
+        live = await self.store.live_nodes()
+        for conn_id, relay in list(self._relays.items()):
+            if relay.owner not in live:
+                self._relays.pop(conn_id, None)
+                relay.conn.close(CLOSE_MOVED, "the server holding this table is gone: reconnect")
+        for conn_id, remote in list(self._remote.items()):
+            if remote.edge not in live:
+                self._forget_remote(conn_id)
+
+    # ------------------------------------------------------------------ the bus
+
+    def _on_bus_lost(self) -> None:
+        # Messages may have been lost both ways: everyone relayed reconnects and resyncs.
+        self._drop_links("the link between servers broke: reconnect")
+
+    def _on_bus_back(self) -> None:
+        pass
+
+    def _drop_links(self, reason: str) -> None:
+        for relay in self._relays.values():
+            relay.conn.close(CLOSE_MOVED, reason)
+        self._relays.clear()
+        for conn_id in list(self._remote):
+            self._forget_remote(conn_id)
+        for future in self._calls.values():
+            if not future.done():
+                future.set_exception(unreachable())
+        self._calls.clear()
+
+    def _forget_remote(self, conn_id: str) -> None:
+        remote = self._remote.pop(conn_id, None)
+        if remote is None:
+            return
+        table = self.room.tables.get(remote.table_id)
+        if table is not None:
+            self._spawn(_quietly(table.disconnect(remote, remote.who)))
+
+    def relay(self, conn: Connection, owner: str, table_id: str) -> str:
+        """Keep ``conn`` here for a table at ``owner``: its frames arrive under the id returned."""
+        conn_id = f"{self.node}/{next(self._conn_ids)}"
+        self._relays[conn_id] = _Relay(conn, owner, table_id)
+        return conn_id
+
+    def unrelay(self, conn_id: str) -> None:
+        """Forget a relayed connection (its socket closed)."""
+        self._relays.pop(conn_id, None)
+
+    def connections(self) -> tuple[int, int]:
+        """(sockets here relayed elsewhere, connections elsewhere to tables here)."""
+        return len(self._relays), len(self._remote)
+
+    async def call(self, node: str, method: str, args: list[Any]) -> Any:
+        """Run ``method`` on ``node``'s room and return its answer (or raise its refusal)."""
+        if not self.bus.up:
+            raise unreachable()
+        call_id = f"{self.node}:{next(self._call_ids)}"
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = future
+        self.bus.send(node, pack({"op": "call", "id": call_id, "from": self.node, "m": method, "a": args}))
+        try:
+            return await asyncio.wait_for(future, CALL_TIMEOUT_S)
+        except TimeoutError:
+            raise unreachable() from None
+        finally:
+            self._calls.pop(call_id, None)
+
+    def _on_message(self, message: tuple[str, str] | dict[str, Any]) -> None:
+        if isinstance(message, tuple):
+            conn_id, text = message
+            relay = self._relays.get(conn_id)
+            if relay is not None:
+                relay.conn.deliver(text)
+            return
+        op = message.get("op")
+        if op == "msg":
+            remote = self._remote.get(message["c"])
+            if remote is not None:
+                self._receive(remote, message["t"])
+        elif op == "call":
+            self._spawn(self._answer(message))
+        elif op == "reply":
+            future = self._calls.get(message["id"])
+            if future is not None and not future.done():
+                if "e" in message:
+                    status, code, text = message["e"]
+                    future.set_exception(ApiError(status, code, text))
+                else:
+                    future.set_result(message.get("r"))
+        elif op == "detach":
+            self._forget_remote(message["c"])
+        elif op == "close":
+            relay = self._relays.pop(message["c"], None)
+            if relay is not None:
+                relay.conn.close(int(message["code"]), str(message["r"]))
+
+    def _receive(self, remote: RemoteConn, text: str) -> None:
+        table = self.room.tables.get(remote.table_id)
+        if table is None:
+            self._remote.pop(remote.id, None)
+            remote.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+            return
+
+        async def run() -> None:
+            try:
+                await table.receive(remote, remote.who, text, remote.send)
+            except TableError as err:
+                remote.send(reject(peek_id(text), err.code, err.message))
+
+        # Started now, in arrival order: Table.receive queues its command before its first await.
+        self._spawn(run())
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        origin, method, args = str(message["from"]), str(message["m"]), list(message["a"])
+        try:
+            result = await self._serve(origin, method, args)
+            answer: dict[str, Any] = {"op": "reply", "id": message["id"], "r": result}
+        except TableError as err:
+            answer = {"op": "reply", "id": message["id"], "e": [err.status, err.code, err.message]}
+        except Exception:
+            log.exception("a call from %s failed: %s", origin, method)
+            answer = {"op": "reply", "id": message["id"], "e": [500, "internal", "the call failed"]}
+        self.bus.send(origin, pack(answer))
+
+    async def _serve(self, origin: str, method: str, args: list[Any]) -> Any:
+        room = self.room
+        if method in CALLABLE:
+            return await room.forwarded(method, args)
+        table_id = str(args[0])
+        if await self.where(table_id) is not None:
+            raise moving()
+        table = await room.require(table_id)
+        if method == "admit":
+            return await table.admit(str(args[1]))
+        if method == "connect":
+            conn_id, who, since = str(args[1]), args[2], args[3]
+            remote = RemoteConn(self, origin, conn_id, table_id, who)
+            await table.connect(remote, who, since)
+            self._remote[conn_id] = remote
+            return None
+        raise ApiError(400, "bad_call", f"no such call: {method}")
+
+
+async def _quietly(awaitable: Awaitable[Any]) -> None:
+    with contextlib.suppress(TableError):
+        await awaitable
+
+
+__all__ = ["CLOSE_MOVED", "Cluster", "Ownership", "RemoteConn", "RemoteTable", "new_node_id"]
+
+
+def _unused(_: Callable[..., Any]) -> None:  # pragma: no cover
+    pass
