@@ -12,11 +12,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psycopg
 from server_harness import Client, ProcessServer, http, open_table, play_out, settle
 
-from tests.postgres_server import PostgresServer
+if TYPE_CHECKING:
+    from tests.postgres_server import PostgresServer
 
 pytest_plugins = ["tests.postgres_server"]
 
@@ -101,6 +103,8 @@ def test_a_second_server_on_the_same_database_is_refused_at_start(
 
 
 def test_a_database_that_cannot_be_reached_is_one_line_without_the_password(tmp_path: Path) -> None:
+    from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)
+
     with PostgresServer() as gone:
         port = gone.port
     url = f"postgresql://ama:s3cret-pw@127.0.0.1:{port}/room"
@@ -116,6 +120,8 @@ def test_a_database_that_cannot_be_reached_is_one_line_without_the_password(tmp_
 
 def test_postgresql_down_refuses_actions_and_health_then_recovers_by_itself(tmp_path: Path) -> None:
     # A server of its own: this test stops it, the session's shared one must stay up.
+    from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)
+
     with PostgresServer() as pg:
         url = pg.create_database("outage")
         server = serve(tmp_path, url, BISTROT_BOT_DELAY_MS="0").start()

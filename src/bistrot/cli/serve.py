@@ -29,6 +29,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         " (also BISTROT_DATABASE_URL); its schema is created or upgraded on start",
     )
     serve.add_argument(
+        "--redis-url",
+        default=None,
+        help="with --database-url: the Redis server the nodes of one card room share,"
+        " redis://HOST:PORT/N (also BISTROT_REDIS_URL); run several such servers behind one address",
+    )
+    serve.add_argument(
         "--bot-delay-ms", type=int, default=None, help="default pause before each computer move"
     )
     serve.add_argument(
@@ -52,6 +58,7 @@ def _run(args: argparse.Namespace) -> int:
     overrides = {
         "db": args.db,
         "database_url": args.database_url,
+        "redis_url": args.redis_url,
         "bot_delay_ms": args.bot_delay_ms,
         "grace_s": args.grace_s,
     }
@@ -65,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             # As for the file below: a database we cannot use is one line (unreachable, another
             # program's, used by another server), before uvicorn starts.
-            where = check_postgres(settings.database_url)
+            where = check_postgres(settings.database_url, exclusive=settings.redis_url is None)
         except StoreUnusable as err:
             raise SystemExit(f"bistrot serve: database {err}") from None
     else:

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp
 
 from bistrot import __version__
 from bistrot.server.botrunner import BotRunner
+from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
@@ -44,6 +45,7 @@ from bistrot.server.protocol import (
     TableInfo,
 )
 from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
+from bistrot.server.redis_quota import RedisTableQuota
 from bistrot.server.room import Room
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
@@ -86,11 +88,25 @@ def create_app(
     """The card room as an ASGI app; the parts may be replaced (another store, another fan-out,
     another table quota)."""
     settings = settings or Settings()
+    cluster: Cluster | None = None
+    redis_quota: RedisTableQuota | None = None
+    if storage is None and settings.redis_url is not None and settings.database_url is not None:
+        # One node of several: PostgreSQL with leases and fenced writes, Redis between nodes.
+        nodes_store = PostgresStorage(
+            settings.database_url, node=new_node_id(), lease_s=settings.node_lease_s
+        )
+        cluster = Cluster(nodes_store, settings.redis_url, settings.node_lease_s)
+        storage = nodes_store
+        if quota is None:
+            redis_quota = quota = RedisTableQuota(
+                settings.redis_url, settings.table_quota_burst, settings.table_quota_per_s
+            )
     room = Room(
         settings,
         storage or default_storage(settings),
         fanout or InProcessFanOut(),
         bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
+        cluster,
     )
 
     @asynccontextmanager
@@ -103,6 +119,8 @@ def create_app(
             yield
         finally:
             await room.stop()
+            if redis_quota is not None:
+                await redis_quota.aclose()
 
     app = _App(
         title="bistrot",
@@ -224,7 +242,7 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
     async def table_info(table_id: str) -> dict[str, Any]:
         """Public facts of a table (no secret, no card)."""
-        return (await room.require(table_id)).public_info()
+        return await room.info(table_id)
 
     @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
     async def join(table_id: str, body: JoinTable) -> dict[str, Any]:

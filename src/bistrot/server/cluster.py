@@ -27,12 +27,13 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bistrot.server.bus import Bus, pack, pack_frame
 from bistrot.server.protocol import ApiError
+from bistrot.server.room import CLOSE_MOVED, moving
 from bistrot.server.storage import Storage
 from bistrot.tablecore.errors import TableError
 from bistrot.wire import dumps, peek_id, reject
@@ -43,8 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bistrot.server.cluster")
 
-#: Close code of a socket whose table moved to another node (or whose relay broke): reconnect.
-CLOSE_MOVED = 1012
 #: Orphans a node claims per sweep (the others take the rest).
 ORPHANS_PER_SWEEP = 25
 #: Seconds between sweeps (orphans, dead peers).
@@ -87,11 +86,6 @@ def new_node_id() -> str:
 def unreachable() -> ApiError:
     """The refusal of a request whose table's node did not answer in time."""
     return ApiError(503, "node_unreachable", "the server holding this table did not answer; try again")
-
-
-def moving() -> ApiError:
-    """The refusal of a request that reached a node which no longer holds the table."""
-    return ApiError(503, "table_moving", "this table is moving to another server; try again")
 
 
 class RemoteConn:
@@ -226,10 +220,16 @@ class Cluster:
                 return None
             if owner is not None:
                 return owner
+            if not self.leased:
+                raise moving()  # this node is rejoining: it may own nothing now
             if await self.store.claim(table_id):
                 return None
-            # Not claimed: no such table, or another node claimed it just now.
+            # Not claimed: another node claimed it just now, or there is no such table, or this
+            # node's own lease ran out (say, PostgreSQL was away longer than it) and it has not
+            # noticed yet: then it must not load the table, it could not store a thing.
             if await self.store.owner(table_id) is None:
+                if not await self.store.renew_node():
+                    raise moving()  # the lease loop makes this node rejoin
                 return None
         raise moving()
 
@@ -326,6 +326,10 @@ class Cluster:
         table = self.room.tables.get(remote.table_id)
         if table is not None:
             self._spawn(_quietly(table.disconnect(remote, remote.who)))
+
+    def remote_table(self, owner: str, table_id: str) -> RemoteTable:
+        """A WebSocket's handle on ``table_id``, owned by ``owner``."""
+        return RemoteTable(self, owner, table_id)
 
     def relay(self, conn: Connection, owner: str, table_id: str) -> str:
         """Keep ``conn`` here for a table at ``owner``: its frames arrive under the id returned."""
@@ -436,9 +440,3 @@ async def _quietly(awaitable: Awaitable[Any]) -> None:
     with contextlib.suppress(TableError):
         await awaitable
 
-
-__all__ = ["CLOSE_MOVED", "Cluster", "Ownership", "RemoteConn", "RemoteTable", "new_node_id"]
-
-
-def _unused(_: Callable[..., Any]) -> None:  # pragma: no cover
-    pass

@@ -34,7 +34,7 @@ from bistrot.server.penalty import PenaltyBox
 from bistrot.server.ratelimit import Guard
 from bistrot.server.room import Room
 from bistrot.server.settings import Settings
-from bistrot.server.table import Table
+from bistrot.server.table import TableHandle
 from bistrot.tablecore.errors import TableError
 from bistrot.wire import BadMessage, dumps, peek_id, reject
 
@@ -234,8 +234,8 @@ class WsConnection:
             return
         await ws.accept()
         try:
-            table = await room.get(table_id)
-        except TableError as err:  # broken_table (closed 4500), storage_error (4503)
+            table = await room.handle(table_id)
+        except TableError as err:  # broken_table (closed 4500), storage_error, table_moving (4503)
             await self._refuse(err.code, err.message, 4000 + err.status)
             return
         if table is None:
@@ -253,7 +253,11 @@ class WsConnection:
                 CLOSE_UNAUTHORIZED,
             )
             return
-        who = table.identify(token)
+        try:
+            who = await table.admit(token)
+        except TableError as err:  # its node did not answer (4503): the client tries again
+            await self._refuse(err.code, err.message, 4000 + err.status)
+            return
         if who is None:
             await self._refuse(
                 "bad_token",
@@ -322,7 +326,7 @@ class WsConnection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
 
-    async def _read_loop(self, table: Table, who: int | str) -> None:
+    async def _read_loop(self, table: TableHandle, who: int | str) -> None:
         while not self.closing:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -356,7 +360,7 @@ class WsConnection:
                 continue
             await self._handle(text, table, who)
 
-    async def _handle(self, text: str, table: Table, who: int | str) -> None:
+    async def _handle(self, text: str, table: TableHandle, who: int | str) -> None:
         started = time.perf_counter()
         try:
             await table.receive(self, who, text, self.send)

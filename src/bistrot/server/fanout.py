@@ -33,6 +33,8 @@ class Subscriber(Protocol):
 
     def deliver(self, text: str) -> None: ...
 
+    def close(self, code: int, reason: str) -> None: ...
+
 
 class FanOut(Protocol):
     """The fan-out interface the table actors use."""
@@ -45,6 +47,10 @@ class FanOut(Protocol):
 
     def count(self, table_id: str) -> int:
         """How many subscribers the table has here (a table nobody watches may leave memory)."""
+        ...
+
+    def drop(self, table_id: str) -> list[Subscriber]:
+        """Unsubscribe everyone from the table (it left this node); who they were."""
         ...
 
 
@@ -75,6 +81,10 @@ class InProcessFanOut:
     def publish(self, table_id: str, audience: Audience, text: str) -> None:
         for subscriber in list(self._subscribers.get(table_id, {}).get(audience, ())):
             subscriber.deliver(text)
+
+    def drop(self, table_id: str) -> list[Subscriber]:
+        """See :meth:`FanOut.drop`."""
+        return [sub for subs in self._subscribers.pop(table_id, {}).values() for sub in subs]
 
     def count(self, table_id: str) -> int:
         """Subscribers of a table, all audiences together."""

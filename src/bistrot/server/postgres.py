@@ -597,10 +597,11 @@ def engine_url(url: str) -> URL:
     return parsed.set(drivername="postgresql+psycopg")
 
 
-def check_postgres(url: str) -> str:
-    """Open the database at ``url`` as a server alone on it would (schema migrated, lock
-    taken), close it again, and say where it is; :class:`StoreUnusable` if it cannot be used."""
-    store = PostgresStorage(url, exclusive=True, pool_size=1)
+def check_postgres(url: str, exclusive: bool = True) -> str:
+    """Open the database at ``url`` as a server would (schema migrated; if ``exclusive``, as the
+    only server on it: lock taken), close it again, and say where it is; :class:`StoreUnusable`
+    if it cannot be used."""
+    store = PostgresStorage(url, exclusive=exclusive, pool_size=1)
 
     async def check() -> None:
         await store.start()

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bistrot import games
 from bistrot.server.botrunner import BotRunner
@@ -31,11 +32,18 @@ from bistrot.server.storage import (
     TableRecord,
     new_secret,
 )
-from bistrot.server.table import Services, Table
+from bistrot.server.table import Services, Table, TableHandle
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import EXPIRED, OVER, PLAYING, WAITING, PlanDefaults, plan_rematch, plan_table
 
+if TYPE_CHECKING:
+    from bistrot.server.cluster import Cluster
+
 log = logging.getLogger("bistrot.server.room")
+
+#: Set while this room runs a call from another node: a table found elsewhere then is moving,
+#: never forwarded again.
+_FORWARDED: contextvars.ContextVar[bool] = contextvars.ContextVar("forwarded", default=False)
 
 EVICT_EVERY_S = 30.0
 
@@ -43,9 +51,18 @@ EVICT_EVERY_S = 30.0
 class Room:
     """All tables of one server; see the module docstring."""
 
-    def __init__(self, settings: Settings, storage: Storage, fanout: FanOut, bot_runner: BotRunner) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        fanout: FanOut,
+        bot_runner: BotRunner,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.settings = settings
-        self.services = Services(settings, storage, fanout, bot_runner)
+        #: The other nodes of the card room (None: this server is alone).
+        self.cluster = cluster
+        self.services = Services(settings, storage, fanout, bot_runner, lost=self._lost)
         self.storage = storage
         self.fanout = fanout
         self.tables: dict[str, Table] = {}
@@ -64,6 +81,11 @@ class Room:
         """Open the store, start the computer players, recover every unfinished table."""
         await self.storage.start()
         self.services.bots.start()
+        if self.cluster is not None:
+            # The unfinished tables are shared out by the nodes' sweeps (cluster.py).
+            await self.cluster.start(self)
+            self._evictor = asyncio.create_task(self._evict_loop())
+            return
         ids = await self.storage.unfinished()
         for table_id in ids:
             # A table that cannot be rebuilt is marked broken (and logged) by get; the others
@@ -82,6 +104,8 @@ class Room:
                 await self._evictor
         await asyncio.gather(*(t.stop() for t in self.tables.values()))
         self.tables.clear()
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.services.bots.close()
         await self.storage.close()
 
@@ -124,6 +148,8 @@ class Room:
             del self._loading[table_id]
 
     async def _load(self, table_id: str) -> Table | None:
+        if self.cluster is not None and await self.cluster.where(table_id) is not None:
+            raise moving()  # another node owns it: only it may run it
         try:
             stored = await self.storage.load_table(table_id)
         except DamagedRecord as err:
@@ -154,6 +180,67 @@ class Room:
             log.warning("the store cannot be reached: %s: %s", type(err).__name__, err)
             return False
         return True
+
+    # ------------------------------------------------------------------ several nodes
+
+    async def locate(self, table_id: str) -> str | None:
+        """None if ``table_id`` is run here (or may be: it is claimed for this node when it has no
+        live owner); else the live node that owns it."""
+        if self.cluster is None or table_id in self.tables or table_id in self.broken or len(table_id) > 64:
+            return None
+        return await self.cluster.where(table_id)
+
+    async def _forward(self, owner: str, method: str, args: list[Any]) -> Any:
+        assert self.cluster is not None
+        if _FORWARDED.get():
+            raise moving()  # it moved again meanwhile: the client retries
+        return await self.cluster.call(owner, method, args)
+
+    async def forwarded(self, method: str, args: list[Any]) -> Any:
+        """Run ``method`` (one of :data:`bistrot.server.cluster.CALLABLE`) for another node."""
+        token = _FORWARDED.set(True)
+        try:
+            return await getattr(self, method)(*args)
+        finally:
+            _FORWARDED.reset(token)
+
+    async def handle(self, table_id: str) -> TableHandle | None:
+        """What a WebSocket talks to: the table here, or a relay to its owner node."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            assert self.cluster is not None
+            return self.cluster.remote_table(owner, table_id)
+        return await self.get(table_id)
+
+    def _lost(self, table_id: str) -> None:
+        # A write was refused: this node no longer owns the table (its lease ran out meanwhile).
+        task = asyncio.get_running_loop().create_task(self.drop(table_id))
+        self._marking.add(task)
+        task.add_done_callback(self._marking.discard)
+
+    async def drop(self, table_id: str) -> None:
+        """Forget a table this node lost, without storing anything: its connections are closed
+        so that they reconnect to its new owner."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        log.warning("table %s: this node lost it to another; its connections reconnect", table_id[:6])
+        await table.stop()
+        for conn in self.fanout.drop(table_id):
+            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+
+    async def drop_all(self) -> None:
+        """Forget every table (this node lost its lease)."""
+        for table_id in list(self.tables):
+            await self.drop(table_id)
+
+    async def info(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/{id}``."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            answer: dict[str, Any] = await self._forward(owner, "info", [table_id])
+            return answer
+        return (await self.require(table_id)).public_info()
 
     async def require(self, table_id: str) -> Table:
         """The table, or ApiError ``unknown_table`` (404), ``broken_table`` (500) or
@@ -204,6 +291,8 @@ class Room:
             await self.storage.save_seats(table.id, [], EXPIRED)  # no seat: the status alone
             log.info("table %s expired: nobody came back to it", table.id[:6])
         del self.tables[table.id]
+        if self.cluster is not None:
+            await self.cluster.release(table.id)  # any node may load it next
         return True
 
     def _mark_expired(self, table_id: str) -> None:
@@ -235,6 +324,10 @@ class Room:
 
     async def join(self, table_id: str, invite: str, name: str | None) -> dict[str, Any]:
         """``POST /api/tables/{id}/join``."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "join", [table_id, invite, name])
+            return forwarded
         table = await self.require(table_id)
         seat, token = await table.join(invite, name)
         return {
@@ -247,6 +340,10 @@ class Room:
 
     async def start_table(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/start``."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "start_table", [table_id, token])
+            return forwarded
         table = await self.require(table_id)
         await table.start_early(token)
         return table.public_info()
@@ -255,6 +352,10 @@ class Room:
 
     async def rematch(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/rematch``: the same table again, a new deal, the same tokens."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "rematch", [table_id, token])
+            return forwarded
         table = await self.require(table_id)
         seat = table.seat_of(token)
 
@@ -275,6 +376,10 @@ class Room:
 
     async def challenge(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/challenge``: a link to the same deal, from this seat."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "challenge", [table_id, token])
+            return forwarded
         table = await self.require(table_id)
         seat = table.seat_of(token)
 
@@ -292,6 +397,13 @@ class Room:
         record = await table.call(make)
         return {"challenge": record.id, "challenge_url": f"/challenge/{record.id}"}
 
+    async def _challenge_owner(self, challenge_id: str) -> str | None:
+        # The node of the challenge's source table answers about it (None: here).
+        if self.cluster is None or len(challenge_id) > 64:
+            return None
+        record = await self.storage.load_challenge(challenge_id)
+        return None if record is None else await self.locate(record.table)
+
     async def _challenge(self, challenge_id: str) -> tuple[ChallengeRecord, TableRecord]:
         record = await self.storage.load_challenge(challenge_id) if len(challenge_id) <= 64 else None
         # Through get, so that a source table whose rows cannot be rebuilt is broken_table here
@@ -303,6 +415,10 @@ class Room:
 
     async def challenge_info(self, challenge_id: str) -> dict[str, Any]:
         """``GET /api/challenges/{id}``: the challenge and everybody's results."""
+        owner = await self._challenge_owner(challenge_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "challenge_info", [challenge_id])
+            return forwarded
         record, source = await self._challenge(challenge_id)
         entry = games.get(source.game)
         rules = entry.rules_from_dict(dict(source.rules))
@@ -333,6 +449,10 @@ class Room:
 
     async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
         """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
+        owner = await self._challenge_owner(challenge_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "play_challenge", [challenge_id, name])
+            return forwarded
         record, source = await self._challenge(challenge_id)
         request = {
             "game": source.game,
@@ -344,6 +464,15 @@ class Room:
             "level": source.level,
         }
         return await self.create(request, challenge=record, seed=source.seed)
+
+
+def moving() -> ApiError:
+    """The refusal of a request that reached a node which no longer holds the table."""
+    return ApiError(503, "table_moving", "this table is moving to another server; try again")
+
+
+#: Close code of a socket whose table moved to another node: the client reconnects.
+CLOSE_MOVED = 1012
 
 
 def _broken_table() -> ApiError:

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -125,8 +125,23 @@ class Settings(BaseSettings):
 
     database_url: str | None = None
     """A PostgreSQL database (``postgresql://USER@HOST:PORT/DB``) instead of the SQLite file
-    ``db``.  Its schema is created or upgraded on start (Alembic migrations); one server per
-    database (a second one is refused at start)."""
+    ``db``.  Its schema is created or upgraded on start (Alembic migrations).  Alone, one server
+    per database (a second one is refused at start); with ``redis_url``, several nodes on it form
+    one card room."""
+    redis_url: str | None = None
+    """The Redis server (``redis://HOST:PORT/N``) the nodes of one card room talk through: a
+    seat's messages forwarded to the table's owner node, its events relayed back, and the shared
+    table quota.  Needs ``database_url``."""
+    node_lease_s: float = Field(3.0, ge=0.5, le=60)
+    """How long a node's ownership of its tables lasts without a renewal (renewed every third of
+    it).  A node that stops renewing (dead, paused, cut off) loses its tables to the others after
+    this, and can no longer store anything for them."""
+
+    @model_validator(mode="after")
+    def _cluster(self) -> Settings:
+        if self.redis_url is not None and self.database_url is None:
+            raise ValueError("redis_url joins nodes over a shared database: set database_url too")
+        return self
 
     @field_validator("allowed_origins")
     @classmethod

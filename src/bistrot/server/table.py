@@ -22,7 +22,7 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
-from bistrot.server.storage import SeatRecord, Storage, StoredTable
+from bistrot.server.storage import LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, Out, TableCore
 from bistrot.tablecore.plan import OVER, PLAYING
 from bistrot.wire import dumps
@@ -39,7 +39,24 @@ class StorageFailed(Exception):
 
 
 class Connection(Subscriber, Protocol):
-    """What the table needs of a connection: to be handed texts in order."""
+    """What the table needs of a connection: to be handed texts in order, and to be closed
+    (with a WebSocket close code) when the table leaves this node."""
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class TableHandle(Protocol):
+    """What a WebSocket talks to: a :class:`Table` here, or a relay to the node that owns it."""
+
+    async def admit(self, token: str) -> int | str | None:
+        """The seat ``token`` holds, :data:`SPECTATOR` for the watch key, None if neither."""
+        ...
+
+    async def connect(self, conn: Connection, who: int | str, since: int | None) -> None: ...
+
+    async def receive(self, conn: Connection, who: int | str, text: str, reply: Reply) -> None: ...
+
+    async def disconnect(self, conn: Connection, who: int | str) -> None: ...
 
 
 @dataclass
@@ -50,6 +67,8 @@ class Services:
     storage: Storage
     fanout: FanOut
     bots: BotRunner
+    #: Told the id of a table whose write was refused because this node no longer owns it.
+    lost: Callable[[str], None] | None = None
 
 
 def _audience(who: int | str) -> Audience:
@@ -171,6 +190,10 @@ class Table:
         """The seat a token holds, :data:`SPECTATOR` for the watch key, None if it is neither."""
         return self.core.identify(token)
 
+    async def admit(self, token: str) -> int | str | None:
+        """:meth:`identify`, as :class:`TableHandle` has it."""
+        return self.identify(token)
+
     def seat_of(self, token: str) -> int:
         """The seat of a seat token, or ``bad_token``."""
         return self.core.seat_of(token)
@@ -265,6 +288,11 @@ class Table:
     async def _store(self, commit: Commit) -> None:
         try:
             await self.services.storage.append(self.id, commit.events, commit.status, commit.result)
+        except LeaseLost as err:
+            log.warning("table %s: not stored, this node lost it: %s", self.id[:6], err)
+            if self.services.lost is not None:
+                self.services.lost(self.id)
+            raise StorageFailed from err
         except Exception as err:
             log.error("table %s: storing seq %d failed: %s", self.id[:6], commit.events[0].seq, err)
             raise StorageFailed from err
