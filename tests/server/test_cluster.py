@@ -76,6 +76,14 @@ def acks_of(clients: list[Client]) -> dict[int, Any]:
     return {m["seq"]: m["id"] for c in clients for m in c.messages if m["type"] == "ack"}
 
 
+def check_stored(db_url: str, table: str, acks: dict[int, Any]) -> None:
+    """Seqs contiguous from 1, and every acknowledged action stored at its seq with its id."""
+    events = stored(db_url, table)
+    assert [e[0] for e in events] == list(range(1, len(events) + 1))
+    for acked_seq, acked_id in acks.items():
+        assert events[acked_seq - 1] == (acked_seq, json.dumps(acked_id))
+
+
 def test_a_table_plays_across_nodes_and_survives_its_owner_killed(
     postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> None:
@@ -115,11 +123,7 @@ def test_a_table_plays_across_nodes_and_survives_its_owner_killed(
         assert {c.seq for c in players} == {seq}
         drive(players, random.Random(2), timeout=120)
         assert all(c.view["is_over"] for c in players)
-        after = acks_of(players)
-        events = stored(db_url, tid)
-        assert [e[0] for e in events] == list(range(1, len(events) + 1))
-        for acked_seq, acked_id in {**before, **after}.items():
-            assert events[acked_seq - 1] == (acked_seq, json.dumps(acked_id))
+        check_stored(db_url, tid, {**before, **acks_of(players)})
         for client in players:
             client.close()
     finally:
@@ -202,11 +206,7 @@ def play_on_after(restart: Any, db_url: str, redis_url: str, tmp_path: Path) -> 
         me = reconnect(nodes[1].url, tid, token, since=max(acks))
         drive([me], random.Random(4), timeout=120)
         assert me.view["is_over"]
-        acks |= acks_of([me])
-        events = stored(db_url, tid)
-        assert [e[0] for e in events] == list(range(1, len(events) + 1))
-        for acked_seq, acked_id in acks.items():
-            assert events[acked_seq - 1] == (acked_seq, json.dumps(acked_id))
+        check_stored(db_url, tid, acks | acks_of([me]))
         me.close()
     finally:
         for node in nodes:

@@ -414,7 +414,9 @@ class Cluster:
             answer = {"op": "reply", "id": message["id"], "e": [err.status, err.code, err.message]}
         except Exception:
             log.exception("a call from %s failed: %s", origin, method)
-            answer = {"op": "reply", "id": message["id"], "e": [500, "internal", "the call failed"]}
+            # Unexpected here, transient for the caller's client: "busy", try again.
+            failed = [503, "busy", "the table's server failed; try again"]
+            answer = {"op": "reply", "id": message["id"], "e": failed}
         self.bus.send(origin, pack(answer))
 
     async def _serve(self, origin: str, method: str, args: list[Any]) -> Any:
@@ -433,7 +435,7 @@ class Cluster:
             await table.connect(remote, who, since)
             self._remote[conn_id] = remote
             return None
-        raise ApiError(400, "bad_call", f"no such call: {method}")
+        raise RuntimeError(f"no such call: {method}")  # nodes of different versions
 
 
 async def _quietly(awaitable: Awaitable[Any]) -> None:
