@@ -3,7 +3,9 @@
 A friends table whose four players and a spectator are connected to different nodes plays
 through the owner; the owner killed with SIGKILL mid-match, another node owns the table within
 5 s and the match finishes with every acknowledged action stored once, seqs contiguous; an owner
-paused (SIGSTOP) past its lease stores nothing after it is resumed.
+paused (SIGSTOP) past its lease stores nothing after it is resumed; a game goes on across a Redis
+restart and a PostgreSQL outage longer than every lease; and a table plays through nginx set up
+by docs/deploy.md's own configuration.
 """
 
 from __future__ import annotations
@@ -56,8 +58,9 @@ def stored(db_url: str, table: str) -> list[tuple[int, str | None]]:
     return [(int(r[0]), r[1]) for r in rows]
 
 
-def friends_table(nodes: list[ProcessServer]) -> tuple[str, list[str], str]:
-    """A friends table opened on nodes[0], its other seats joined through the others."""
+def friends_table(nodes: list[Any]) -> tuple[str, list[str], str]:
+    """A friends table opened on nodes[0], its other seats joined through the others (a node
+    or the proxy: anything with a url)."""
     with http(nodes[0].url) as client:
         created = client.post("/api/tables", json={"game": "omi", "mode": "friends", "rules": {"target": 1}})
         assert created.status_code == 201, created.text
@@ -233,3 +236,29 @@ def test_postgresql_stopped_and_started_mid_game_loses_nothing(
             pg.start()
 
         play_on_after(outage, pg.create_database("cluster_pg"), redis_server.url(), tmp_path)
+
+
+def test_behind_nginx_configured_as_docs_deploy_says(
+    postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    from tests.nginx_server import NginxServer
+
+    db_url = postgres.create_database("cluster_nginx")
+    nodes = start_nodes(tmp_path, db_url, redis_server.url())
+    try:
+        upstreams = [node.url.removeprefix("http://") for node in nodes]
+        with NginxServer(upstreams) as proxy:
+            # Every request and socket through the one address, landing on whichever node.
+            tid, tokens, watch = friends_table([proxy, proxy, proxy])
+            players = [Client(proxy.url, tid, token) for token in tokens]
+            spectator = Client(proxy.url, tid, watch)
+            drive(players, random.Random(5), timeout=120)
+            settle(spectator)
+            assert all(c.view["is_over"] for c in players)
+            assert spectator.seq == players[0].seq
+            check_stored(db_url, tid, acks_of(players))
+            for client in [*players, spectator]:
+                client.close()
+    finally:
+        for node in nodes:
+            node.stop()
