@@ -66,15 +66,13 @@ def unpack(data: str) -> tuple[str, str] | dict[str, Any]:
 
 class Bus:
     """See the module docstring.  ``on_message`` gets each unpacked message (it must not block);
-    ``on_lost`` is called once per outage, when sending or listening fails; ``on_back`` when the
-    node listens again."""
+    ``on_lost`` is called once per outage, when sending or listening fails."""
 
     def __init__(
         self,
         url: str,
         on_message: Callable[[tuple[str, str] | dict[str, Any]], None],
         on_lost: Callable[[], None],
-        on_back: Callable[[], None],
     ) -> None:
         # Short timeouts: a Redis that stopped answering is noticed in seconds, not minutes.
         self._redis = aioredis.Redis.from_url(
@@ -82,25 +80,12 @@ class Bus:
         )
         self._on_message = on_message
         self._on_lost = on_lost
-        self._on_back = on_back
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._channel = ""
         self._resubscribe = asyncio.Event()
         #: Whether the node listens on its channel now.
         self.up = False
-
-    async def ping(self) -> bool:
-        """Whether Redis answers now."""
-        try:
-            return bool(await self._redis.ping())
-        except (RedisError, OSError):
-            return False
-
-    @property
-    def client(self) -> aioredis.Redis:
-        """The Redis client (the shared table quota uses it too)."""
-        return self._redis
 
     def start(self, node: str) -> None:
         """Listen on ``node``'s channel and start sending."""
@@ -159,7 +144,6 @@ class Bus:
                 if not self.up:
                     self.up = True
                     log.info("listening on Redis as %s", subscribed)
-                    self._on_back()
                 while not self._resubscribe.is_set():
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=POLL_S)
                     if message is None:

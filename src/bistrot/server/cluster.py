@@ -157,7 +157,7 @@ class Cluster:
         self.lease_s = lease_s
         self.node = store.node or new_node_id()
         store.node = self.node
-        self.bus = Bus(redis_url, self._on_message, self._on_bus_lost, self._on_bus_back)
+        self.bus = Bus(redis_url, self._on_message, self._on_bus_lost)
         self._room: Room | None = None
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._call_ids = itertools.count(1)
@@ -305,9 +305,6 @@ class Cluster:
         # Messages may have been lost both ways: everyone relayed reconnects and resyncs.
         self._drop_links("the link between servers broke: reconnect")
 
-    def _on_bus_back(self) -> None:
-        pass
-
     def _drop_links(self, reason: str) -> None:
         for relay in self._relays.values():
             relay.conn.close(CLOSE_MOVED, reason)
@@ -340,10 +337,6 @@ class Cluster:
     def unrelay(self, conn_id: str) -> None:
         """Forget a relayed connection (its socket closed)."""
         self._relays.pop(conn_id, None)
-
-    def connections(self) -> tuple[int, int]:
-        """(sockets here relayed elsewhere, connections elsewhere to tables here)."""
-        return len(self._relays), len(self._remote)
 
     async def call(self, node: str, method: str, args: list[Any]) -> Any:
         """Run ``method`` on ``node``'s room and return its answer (or raise its refusal)."""
