@@ -75,8 +75,11 @@ class ProcessServer:
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.output: list[str] = []
+        self.first_line = 0
 
     def start(self) -> ProcessServer:
+        self.url = ""  # (port 0: a new one each start)
+        self.first_line = len(self.output)  # where this start's output begins
         self.proc = subprocess.Popen(
             self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=self.env
         )

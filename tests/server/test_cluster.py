@@ -11,15 +11,27 @@ by docs/deploy.md's own configuration.
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import psycopg
-from server_harness import Client, ProcessServer, drain, drive, http, settle
+from cluster_harness import (
+    LEASE_S,
+    TAKEOVER_S,
+    PagePlayer,
+    acks_of,
+    check_stored,
+    check_table,
+    friends_table,
+    owner_of,
+    play,
+    start_nodes,
+    stored,
+)
+from server_harness import Client, ProcessServer, drain, drive, settle
 from websockets.exceptions import ConnectionClosed
 
 from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (the session's Redis)
@@ -28,63 +40,6 @@ if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
 
 pytest_plugins = ["tests.postgres_server"]
-
-LEASE_S = 1.5
-#: The issue's aim: another node owns a dead owner's table within this.
-TAKEOVER_S = 5.0
-
-
-def start_nodes(tmp_path: Path, db_url: str, redis_url: str, count: int = 3) -> list[ProcessServer]:
-    env = {"BISTROT_NODE_LEASE_S": str(LEASE_S), "BISTROT_BOT_DELAY_MS": "0"}
-    return [
-        ProcessServer(
-            tmp_path / f"unused{n}.db", "--database-url", db_url, "--redis-url", redis_url, env=env
-        ).start()
-        for n in range(count)
-    ]
-
-
-def owner_of(db_url: str, table: str) -> str | None:
-    with psycopg.connect(db_url) as conn:
-        row = conn.execute("SELECT owner FROM tables WHERE id = %s", [table]).fetchone()
-    return None if row is None else row[0]
-
-
-def stored(db_url: str, table: str) -> list[tuple[int, str | None]]:
-    with psycopg.connect(db_url) as conn:
-        rows = conn.execute(
-            "SELECT seq, client_id FROM events WHERE table_id = %s ORDER BY seq", [table]
-        ).fetchall()
-    return [(int(r[0]), r[1]) for r in rows]
-
-
-def friends_table(nodes: list[Any]) -> tuple[str, list[str], str]:
-    """A friends table opened on nodes[0], its other seats joined through the others (a node
-    or the proxy: anything with a url)."""
-    with http(nodes[0].url) as client:
-        created = client.post("/api/tables", json={"game": "omi", "mode": "friends", "rules": {"target": 1}})
-        assert created.status_code == 201, created.text
-        body = created.json()
-    tid = body["table"]
-    tokens = [body["seats"][0]["token"]]
-    for n in (1, 2, 1):
-        with http(nodes[n].url) as client:
-            joined = client.post(f"/api/tables/{tid}/join", json={"invite": body["invite"]})
-            assert joined.status_code == 200, joined.text
-            tokens.append(joined.json()["token"])
-    return tid, tokens, body["watch"]
-
-
-def acks_of(clients: list[Client]) -> dict[int, Any]:
-    return {m["seq"]: m["id"] for c in clients for m in c.messages if m["type"] == "ack"}
-
-
-def check_stored(db_url: str, table: str, acks: dict[int, Any]) -> None:
-    """Seqs contiguous from 1, and every acknowledged action stored at its seq with its id."""
-    events = stored(db_url, table)
-    assert [e[0] for e in events] == list(range(1, len(events) + 1))
-    for acked_seq, acked_id in acks.items():
-        assert events[acked_seq - 1] == (acked_seq, json.dumps(acked_id))
 
 
 def test_a_table_plays_across_nodes_and_survives_its_owner_killed(
@@ -176,66 +131,51 @@ def test_an_owner_paused_past_its_lease_stores_nothing_when_resumed(
             node.stop()
 
 
-def reconnect(url: str, table: str, token: str, since: int, within_s: float = 20.0) -> Client:
-    """Connect again as the page does after a drop: retry until a node serves the table."""
-    deadline = time.monotonic() + within_s
-    while True:
-        try:
-            client = Client(url, table, token, since=since)
-            settle(client)
-            return client
-        except (OSError, ConnectionClosed, TimeoutError, AssertionError):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
-def play_on_after(restart: Any, db_url: str, redis_url: str, tmp_path: Path) -> None:
-    """A computer table owned by one node, its player relayed through the other; ``restart()``
-    mid-game; the player reconnects as the page would and finishes with nothing lost."""
-    nodes = start_nodes(tmp_path, db_url, redis_url, count=2)
+def match_across_a_fault(
+    fault: Callable[[list[ProcessServer]], None], db_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """A friends table on three nodes, its four players on different nodes from its owner and
+    the spectator on a third; ``fault(nodes)`` mid-match; everyone carries on as the page does
+    (reconnecting anywhere with since, sending an unanswered action again) and the match
+    finishes with every acknowledged action stored once at its seq."""
+    nodes = start_nodes(tmp_path, db_url, redis_url)
+    rng = random.Random(7)
     try:
-        with http(nodes[0].url) as client:
-            body = {"game": "omi", "mode": "computer", "level": "easy", "rules": {"target": 1}}
-            created = client.post("/api/tables", json=body).json()
-        tid, token = created["table"], created["seats"][0]["token"]
-        me = Client(nodes[1].url, tid, token)  # relayed to the owner, nodes[0]
-        drive([me], random.Random(3), max_actions=3)
-        acks = acks_of([me])
-        restart()
-        with contextlib.suppress(ConnectionClosed, TimeoutError):
-            drain(me, 0.5)  # a relay is closed (1012) when the bus or the lease was lost
-        me.close()
-        me = reconnect(nodes[1].url, tid, token, since=max(acks))
-        drive([me], random.Random(4), timeout=120)
-        assert me.view["is_over"]
-        check_stored(db_url, tid, acks | acks_of([me]))
-        me.close()
+        tid, tokens, watch = friends_table(nodes)
+        homes = [0, 1, 2, 1]  # the table's owner is nodes[0], where it was opened
+        players = [PagePlayer(nodes, tid, t, rng, home=home) for t, home in zip(tokens, homes, strict=True)]
+        spectator = PagePlayer(nodes, tid, watch, rng, home=2)
+        play(players, rng, actions=10)
+        fault(nodes)
+        play(players, rng)
+        assert all(p.view["is_over"] for p in players)
+        check_table(db_url, tid, players, spectator)
+        assert sum(p.connections for p in players) > 4, "the fault closed no relayed socket"
     finally:
         for node in nodes:
             node.stop()
 
 
-def test_redis_restarted_mid_game_loses_nothing(
+def test_redis_restarted_mid_match_loses_nothing(
     postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     db_url = postgres.create_database("cluster_redis")
-    play_on_after(redis_server.restart, db_url, redis_server.url(), tmp_path)
+    match_across_a_fault(lambda _nodes: redis_server.restart(), db_url, redis_server.url(), tmp_path)
 
 
-def test_postgresql_stopped_and_started_mid_game_loses_nothing(
+def test_postgresql_stopped_and_started_mid_match_loses_nothing(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
     from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)
 
     with PostgresServer() as pg:  # its own: the session's server must stay up
 
-        def outage() -> None:
+        def outage(_nodes: list[ProcessServer]) -> None:
             pg.stop()
             time.sleep(2 * LEASE_S)  # past every lease: the nodes must rejoin by themselves
             pg.start()
 
-        play_on_after(outage, pg.create_database("cluster_pg"), redis_server.url(), tmp_path)
+        match_across_a_fault(outage, pg.create_database("cluster_pg"), redis_server.url(), tmp_path)
 
 
 def test_behind_nginx_configured_as_docs_deploy_says(

@@ -1,0 +1,278 @@
+"""Nodes of one card room on a throwaway PostgreSQL and Redis, and players that behave as the
+page does across them (reconnect to any live node with ``since``, retry an unanswered action
+with its id)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from server_harness import Client, ProcessServer, http, settle
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+LEASE_S = 1.5
+#: The issue's aim: another node owns a dead owner's table within this.
+TAKEOVER_S = 5.0
+#: Refusals that mean "not now, try again" (nothing was stored): the page retries them.
+TRANSIENT = frozenset({"table_moving", "node_unreachable", "busy", "storage_error"})
+
+
+def node_env() -> dict[str, str]:
+    return {"BISTROT_NODE_LEASE_S": str(LEASE_S), "BISTROT_BOT_DELAY_MS": "0"}
+
+
+def start_nodes(tmp_path: Path, db_url: str, redis_url: str, count: int = 3) -> list[ProcessServer]:
+    return [
+        ProcessServer(
+            tmp_path / f"unused{n}.db", "--database-url", db_url, "--redis-url", redis_url, env=node_env()
+        ).start()
+        for n in range(count)
+    ]
+
+
+def alive(node: ProcessServer) -> bool:
+    return node.proc is not None and node.proc.poll() is None
+
+
+def node_ids(node: ProcessServer) -> set[str]:
+    """Every id this node's process went by since it last started (a node that lost its lease
+    rejoins under a new one)."""
+    ids = set()
+    for line in node.output[node.first_line :]:
+        if " joined the card room" in line:
+            ids.add(line.split("node ", 1)[1].split()[0])
+        elif " is back as " in line:
+            ids.add(line.rsplit(" is back as ", 1)[1].split()[0])
+    return ids
+
+
+def owner_of(db_url: str, table: str) -> str | None:
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute("SELECT owner FROM tables WHERE id = %s", [table]).fetchone()
+    return None if row is None else row[0]
+
+
+def stored(db_url: str, table: str) -> list[tuple[int, str | None]]:
+    return [(seq, client_id) for seq, _actor, _action, client_id in stored_events(db_url, table)]
+
+
+def stored_events(db_url: str, table: str) -> list[tuple[int, int, str, str | None]]:
+    """(seq, actor, action, client id) of every stored action of the table, by seq."""
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT seq, actor, action, client_id FROM events WHERE table_id = %s ORDER BY seq", [table]
+        ).fetchall()
+    return [(int(r[0]), int(r[1]), r[2], r[3]) for r in rows]
+
+
+def friends_table(nodes: list[Any]) -> tuple[str, list[str], str]:
+    """A friends table opened on nodes[0], its other seats joined through the others (a node
+    or the proxy: anything with a url)."""
+    with http(nodes[0].url) as client:
+        created = client.post("/api/tables", json={"game": "omi", "mode": "friends", "rules": {"target": 1}})
+        assert created.status_code == 201, created.text
+        body = created.json()
+    tid = body["table"]
+    tokens = [body["seats"][0]["token"]]
+    for n in (1, 2, 1):
+        with http(nodes[n % len(nodes)].url) as client:
+            joined = client.post(f"/api/tables/{tid}/join", json={"invite": body["invite"]})
+            assert joined.status_code == 200, joined.text
+            tokens.append(joined.json()["token"])
+    return tid, tokens, body["watch"]
+
+
+def acks_of(clients: list[Client]) -> dict[int, Any]:
+    return {m["seq"]: m["id"] for c in clients for m in c.messages if m["type"] == "ack"}
+
+
+def check_stored(db_url: str, table: str, acks: dict[int, Any]) -> None:
+    """Seqs contiguous from 1, and every acknowledged action stored at its seq with its id."""
+    events = stored(db_url, table)
+    assert [e[0] for e in events] == list(range(1, len(events) + 1))
+    for acked_seq, acked_id in acks.items():
+        assert events[acked_seq - 1] == (acked_seq, json.dumps(acked_id))
+
+
+def reconnect(url: str, table: str, token: str, since: int, within_s: float = 20.0) -> Client:
+    """Connect again as the page does after a drop: retry until a node serves the table."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            client = Client(url, table, token, since=since)
+            settle(client)
+            return client
+        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, AssertionError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+class PagePlayer:
+    """One seat played as the page plays it: connected to some node; when its socket closes it
+    reconnects to a random live node with ``since``; an action left without an answer is sent
+    again with the same id (the table acknowledges a stored one again, never twice)."""
+
+    def __init__(
+        self, nodes: list[ProcessServer], table: str, token: str, rng: random.Random, home: int | None = None
+    ) -> None:
+        self.nodes, self.table, self.token, self.rng = nodes, table, token, rng
+        self.home = home  # the node of the first connection (later ones: any live node)
+        self.client: Client | None = None
+        self.state: dict[str, Any] | None = None
+        self.acks: dict[str, int] = {}  # action id -> acknowledged seq
+        #: seq -> (seat, action) of every state received, on every connection.
+        self.seen: dict[int, tuple[int, str]] = {}
+        self.connections = 0
+        self._ids = 0
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.state is None else int(self.state["seq"])
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None
+        return dict(self.state["view"])
+
+    def connect(self, within_s: float = 30.0) -> Client:
+        if self.client is not None:
+            return self.client
+        deadline = time.monotonic() + within_s
+        while True:
+            live = [n for n in self.nodes if alive(n)]
+            assert live, "no node is alive"
+            node = self.nodes[self.home] if self.home is not None else self.rng.choice(live)
+            try:
+                # The first connection gets the whole state; later ones catch up from the seq seen.
+                client = Client(node.url, self.table, self.token, since=self.seq if self.state else None)
+                self._read(client.wait_for(lambda m: m["type"] == "state"))
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+                continue
+            finally:
+                self.home = None
+            self.connections += 1
+            self.client = client
+            return client
+
+    def _read(self, message: dict[str, Any]) -> None:
+        if message["type"] == "state":
+            self.state = message
+            last = message.get("last")
+            if last:
+                known = self.seen.setdefault(last["seq"], (last["seat"], last["action"]))
+                assert known == (last["seat"], last["action"]), f"seq {last['seq']} told as {known}, {last}"
+
+    def recv(self, timeout: float) -> dict[str, Any] | None:
+        """The next message (None after ``timeout``); a closed socket is reopened elsewhere."""
+        client = self.connect()
+        try:
+            message = client.recv(timeout)
+        except TimeoutError:
+            return None
+        except ConnectionClosed:
+            self.client = None
+            return None
+        self._read(message)
+        return message
+
+    def drain(self) -> None:
+        while self.recv(0.0) is not None:
+            pass
+
+    def send_act(self, action: str) -> str:
+        """Send an action without waiting; its id (answer it with :meth:`answer`)."""
+        self._ids += 1
+        act_id = f"a{self._ids}"
+        self._send(act_id, action)
+        return act_id
+
+    def _send(self, act_id: str, action: str) -> None:
+        try:
+            self.connect().send({"type": "act", "id": act_id, "action": action})
+        except ConnectionClosed:
+            self.client = None
+
+    def answer(self, act_id: str, action: str, within_s: float = 40.0) -> dict[str, Any]:
+        """Wait for the ack or refusal of ``act_id``, sending it again on every new connection
+        and after every transient refusal."""
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            if self.client is None:
+                self.connect()
+                self._send(act_id, action)
+            message = self.recv(0.5)
+            if message is None or message.get("id") != act_id:
+                continue
+            if message["type"] == "ack":
+                assert self.acks.setdefault(act_id, message["seq"]) == message["seq"], message
+                while self.seq < message["seq"] and time.monotonic() < deadline:
+                    self.recv(0.5)  # the state after it (a reconnection brings it too)
+                return message
+            if message["type"] == "reject" and message["code"] in TRANSIENT:
+                time.sleep(0.1)
+                self._send(act_id, action)
+                continue
+            return message
+        raise AssertionError(f"no answer to {act_id} in {within_s} s")
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+def next_mover(players: list[PagePlayer], within_s: float = 30.0) -> PagePlayer | None:
+    """The player whose turn it is once every player has caught up (None: the game is over)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        for player in players:
+            player.drain()
+        seqs = {p.seq for p in players}
+        if len(seqs) == 1:
+            if all(p.view["is_over"] for p in players):
+                return None
+            movers = [p for p in players if p.view["legal"]]
+            if movers:
+                return movers[0]
+        players[0].recv(0.05)
+    raise AssertionError(f"the players never agreed on a turn: seqs {[p.seq for p in players]}")
+
+
+def check_table(db_url: str, table: str, players: list[PagePlayer], *watchers: PagePlayer) -> None:
+    """What must hold whatever happened to the nodes: seqs stored contiguous from 1, no action
+    (seat and id) stored twice, every acknowledged action stored at its seq with its seat and id,
+    every action anyone was shown is the one stored at its seq, and everyone caught up."""
+    events = stored_events(db_url, table)
+    assert [e[0] for e in events] == list(range(1, len(events) + 1)), "a seq missing or twice"
+    ids = [(actor, client_id) for _seq, actor, _action, client_id in events if client_id is not None]
+    assert len(ids) == len(set(ids)), "an action was stored twice"
+    for player in players:
+        seat = player.view["seat"]
+        for act_id, seq in player.acks.items():
+            assert events[seq - 1][1] == seat and events[seq - 1][3] == json.dumps(act_id), (act_id, seq)
+    for someone in [*players, *watchers]:
+        for seq, shown in someone.seen.items():
+            assert events[seq - 1][1:3] == shown, (seq, shown, events[seq - 1])
+        deadline = time.monotonic() + 10
+        while someone.seq != len(events) and time.monotonic() < deadline:
+            someone.recv(0.2)
+        assert someone.seq == len(events)
+
+
+def play(players: list[PagePlayer], rng: random.Random, actions: int = 10**6) -> None:
+    """Random legal actions by whoever's turn it is, each acknowledged (or the game ends)."""
+    for _ in range(actions):
+        mover = next_mover(players)
+        if mover is None:
+            return
+        action = rng.choice(mover.view["legal"])
+        answer = mover.answer(mover.send_act(action), action)
+        assert answer["type"] == "ack", answer
