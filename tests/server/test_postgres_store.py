@@ -352,3 +352,17 @@ async def test_a_store_outlives_postgresql_stopping_and_crashing(postgres: Postg
     loaded = await store.load_table("t")
     assert loaded is not None and [e.seq for e in loaded.events] == list(range(1, 23))
     await store.close()
+
+
+@run
+async def test_rows_of_long_dead_nodes_are_forgotten_and_their_tables_stay_orphans(url: str) -> None:
+    gone, live = await started(url, "node-gone"), await started(url, "node-live")
+    await gone.create_table(table("t"), SEATS)
+    expire(url, "node-gone")
+    assert await live.forget_nodes(3600) == 0  # dead, but not for an hour yet
+    assert await live.forget_nodes(0) == 1  # only the dead one
+    assert await live.live_nodes() == {"node-live"}
+    assert await live.claim_orphans(10) == ["t"]  # its table is still an orphan, then taken
+    assert await live.owner("t") == "node-live"
+    for store in (gone, live):
+        await store.close()

@@ -48,6 +48,9 @@ log = logging.getLogger("bistrot.server.cluster")
 ORPHANS_PER_SWEEP = 25
 #: Seconds between sweeps (orphans, dead peers).
 SWEEP_S = 1.0
+#: Sweeps between two deletions of long-dead nodes' rows, and how long dead they must be.
+FORGET_EVERY = 600
+FORGET_DEAD_AFTER_S = 3600.0
 #: Seconds a call to another node may take.
 CALL_TIMEOUT_S = 5.0
 #: Room methods another node may call here (each takes the table or challenge id first).
@@ -76,6 +79,8 @@ class Ownership(Storage, Protocol):
     async def release(self, table_id: str) -> None: ...
 
     async def claim_orphans(self, limit: int) -> list[str]: ...
+
+    async def forget_nodes(self, dead_for_s: float) -> int: ...
 
 
 def new_node_id() -> str:
@@ -277,10 +282,13 @@ class Cluster:
         log.info("node %s is back as %s", old, self.node)
 
     async def _sweep_loop(self) -> None:
-        while True:
+        for sweeps in itertools.count():
             try:
                 if self.leased:
                     await self._sweep()
+                    if sweeps % FORGET_EVERY == 0:
+                        # Every crash or lost lease leaves its node's row: keep the table small.
+                        await self.store.forget_nodes(FORGET_DEAD_AFTER_S)
             except Exception as err:
                 log.warning("a sweep failed: %s: %s", type(err).__name__, err)
             await asyncio.sleep(SWEEP_S)

@@ -575,6 +575,14 @@ class PostgresStorage:
         claimed = await self._rows(_CLAIM_ORPHANS, node=self._node, generation=self._generation, limit=limit)
         return [row[0] for row in claimed]
 
+    async def forget_nodes(self, dead_for_s: float) -> int:
+        """Delete the rows of nodes whose lease ended over ``dead_for_s`` seconds ago (a node
+        gone is one whose row is missing or expired: nothing changes for the others); how many."""
+        return await self._run(
+            "DELETE FROM nodes WHERE lease_until < clock_timestamp() - :dead * interval '1 second'",
+            dead=dead_for_s,
+        )
+
 
 def engine_url(url: str) -> URL:
     """SQLAlchemy's URL for psycopg from a user's ``postgresql://`` (or ``postgres://``) URL.
