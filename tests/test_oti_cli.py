@@ -51,7 +51,7 @@ def test_play_to_last_shows_the_ranking():
 
 def test_quitting_leaves_with_the_deal_code():
     code, text = run(OtiRules(players=2), seed=7, script=iter(["quit"]))
-    assert code == 1 and f"You left the game. Deal code {encode(7)}" in text
+    assert code == 0 and f"You left the game. Deal code {encode(7)}" in text
 
 
 def test_command_line_refuses_bad_options():

@@ -83,6 +83,18 @@ def parse_suit(text: str) -> int:
     raise ValueError(f"{text!r} is not a suit: use S, H, D or C")
 
 
+def rank_hint(ranks: Iterable[int]) -> str:
+    """How to write the ranks of a deck, for messages.
+
+    >>> rank_hint(range(2, 15)), rank_hint(range(9, 15))
+    ('2-9, T or 10, J, Q, K, A', '9, T or 10, J, Q, K, A')
+    """
+    numbers = [r for r in sorted(ranks) if r <= 9]
+    parts = [] if not numbers else [str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"]
+    parts += ["T or 10" if r == 10 else RANK_LETTERS[r - 2] for r in sorted(ranks) if r >= 10]
+    return ", ".join(parts)
+
+
 class Card(int):
     """One card of the 52-card deck; an int, so it works wherever a card index does.
 
@@ -102,14 +114,24 @@ class Card(int):
         return _CARDS[card_index(rank, suit)]
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Read ``TH``, ``10h`` or ``10♥``; ``ValueError`` says what is wrong otherwise."""
+    def parse(cls, text: str, ranks: Iterable[int] = range(2, 15)) -> Card:
+        """Read ``TH``, ``10h`` or ``10♥``, a card of ``ranks`` (a game's deck); ``ValueError``
+        says what is wrong otherwise, with the ranks that deck has.
+
+        >>> Card.parse("2h", ranks=range(7, 15))
+        Traceback (most recent call last):
+        ...
+        ValueError: 2♥ is not in this game's deck: its ranks are 7-9, T or 10, J, Q, K, A
+        """
+        ranks = sorted(ranks)
         card = _PARSE.get(text.strip().upper())
         if card is None:
             raise ValueError(
-                f"{text!r} is not a card: write the rank (2-9, T or 10, J, Q, K, A) "
+                f"{text!r} is not a card: write the rank ({rank_hint(ranks)}) "
                 "then the suit (S, H, D, C), e.g. TH"
             )
+        if card.rank not in ranks:
+            raise ValueError(f"{card.pretty} is not in this game's deck: its ranks are {rank_hint(ranks)}")
         return card
 
     @classmethod

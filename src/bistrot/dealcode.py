@@ -83,6 +83,26 @@ def new_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
+def parse_seed(text: str) -> int:
+    """A seed as a person types it: a deal code, or a whole number (the library's seeds, e.g.
+    ``--seed 42``); a text that is both (twelve digits with a matching check digit) is the code.
+
+    >>> parse_seed("42"), parse_seed("0000-0000-01A5")
+    (42, 42)
+    >>> parse_seed("4x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bistrot.dealcode.DealCodeError: '4x' is neither a whole number nor a deal code: it has 2 ...
+    """
+    try:
+        return decode(text)
+    except DealCodeError as err:
+        if not text.strip().isdecimal():
+            why = str(err).removeprefix(f"{_shown(text)} is not a deal code")
+            raise DealCodeError(f"{_shown(text)} is neither a whole number nor a deal code{why}") from None
+    return seed_from(int(text))
+
+
 def seed_from(value: int | str | None) -> int:
     """A seed from an int, a deal code, or ``None`` (a fresh random seed).
 

@@ -30,10 +30,20 @@ STARTUP_S = 30.0
 
 
 
+#: Fonts the page's languages need (Sinhala, Tamil, Chinese), and their Debian packages: without
+#: them Chromium draws boxes, and the screenshots show it.
+FONTS = {
+    "/usr/share/fonts/truetype/noto/NotoSansSinhala-Regular.ttf": "fonts-noto-core",
+    "/usr/share/fonts/truetype/noto/NotoSansTamil-Regular.ttf": "fonts-noto-core",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc": "fonts-noto-cjk",
+}
+
+
 def missing_browser() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} is missing: apt-get install chromium fonts-noto-core fonts-noto-cjk"
-    return None
+    """What the browser tests lack (Chromium, or the fonts), as the command that installs it."""
+    missing = [] if Path(CHROMIUM).exists() else ["chromium"]
+    missing += sorted({package for font, package in FONTS.items() if not Path(font).exists()})
+    return f"apt-get install {' '.join(missing)} (scripts/test does)" if missing else None
 
 
 class Server:

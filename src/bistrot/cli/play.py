@@ -1,8 +1,8 @@
 """``bistrot play GAME``: play a game in the terminal against computer players.
 
 One subcommand per registered game with a terminal table (:mod:`bistrot.games`), built from its
-entry alone: ``--seed`` (a deal code), ``--level`` (the game's computer levels, the easiest by
-default), one flag per ``terminal_options`` rules option (typed and defaulted by its
+entry alone: ``--seed`` (a deal code or a whole number), ``--level`` (the game's computer
+levels, the easiest by default), one flag per ``terminal_options`` rules option (typed and defaulted by its
 :class:`~bistrot.ruleset.Option`, the default overridden by ``terminal_defaults``) and
 ``--rule NAME=VALUE`` for any other rules option.
 
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from bistrot import games
+from bistrot import dealcode, games
 from bistrot.cli.options import parse_rule_options, rule_examples
 from bistrot.games import GameEntry
 from bistrot.ruleset import Option
@@ -73,6 +73,13 @@ def _reader(option: Option) -> Callable[[str], Any]:
     return read
 
 
+def _seed(text: str) -> int:
+    try:
+        return dealcode.parse_seed(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_game(tables: argparse._SubParsersAction[argparse.ArgumentParser], entry: GameEntry) -> None:
     """Add ``bistrot play <entry.name>``."""
     parser = tables.add_parser(entry.name, help=game_help(entry), description=game_help(entry))
@@ -83,7 +90,9 @@ def add_game(tables: argparse._SubParsersAction[argparse.ArgumentParser], entry:
         metavar = "on|off" if option.type == "bool" else name.upper()
         parser.add_argument(f"--{name.replace('_', '-')}", dest=name, type=_reader(option),
                             default=default, metavar=metavar, help=option_help(option, default))
-    parser.add_argument("--seed", help="a deal code, to play a known deal again")
+    parser.add_argument(
+        "--seed", type=_seed, help="a deal code or a whole number, to play a known deal again"
+    )
     levels = entry.levels
     parser.add_argument(
         "--level", default=levels[0] if levels else None, metavar="{" + ",".join(levels) + "}",

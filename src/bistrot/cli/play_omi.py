@@ -110,7 +110,7 @@ class TerminalTable:
                 else:
                     self.console.print("No trick has been played yet.")
                 continue
-            action = self._to_action(answer, view)
+            action = self._to_action(answer, view, game.rules)
             if action is None:
                 continue
             try:
@@ -120,7 +120,7 @@ class TerminalTable:
                 continue
             return action
 
-    def _to_action(self, answer: str, view: Mapping[str, Any]) -> str | None:
+    def _to_action(self, answer: str, view: Mapping[str, Any], rules: OmiRules) -> str | None:
         if view["phase"] == "trump":
             try:
                 return f"trump {SUIT_LETTERS[parse_suit(answer.removeprefix('trump ').strip())]}"
@@ -136,7 +136,7 @@ class TerminalTable:
                 return None
             return "play " + str(view["hand"][index - 1])
         try:
-            return "play " + str(Card.parse(answer.removeprefix("play ").strip()))
+            return "play " + str(Card.parse(answer.removeprefix("play ").strip(), rules.ranks))
         except ValueError as err:
             self.console.print(f"[yellow]{err}[/yellow]")
             return None
@@ -149,7 +149,7 @@ def play_omi(
     console: Console | None = None,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play a whole match; returns 0 when it ends, 1 if you quit."""
+    """Play a whole match, or until you quit (leaving is no failure: status 0 either way)."""
     console = console or Console(highlight=False)
     screen = TerminalTable(console, ask or console.input)
     game = OmiGame.new(rules, seed)
@@ -173,7 +173,7 @@ def play_omi(
             action = screen.read_action(game, names)
             if action is None:
                 console.print(f"You left the match. Deal code {game.deal_code}.")
-                return 1
+                return 0
         else:
             action = computers[seat].act(game.view(seat))
             game.apply(action, seat=seat)
@@ -182,8 +182,8 @@ def play_omi(
             console.print(f"{names[seat]}: trump is {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}.")
         elif action == "kapothi":
             console.print(f"[bold]{names[seat]} announce{'' if seat == HUMAN else 's'} kapothi![/bold]")
-        elif seat != HUMAN:
-            console.print(f"{names[seat]} plays {styled(action[5:])}")
+        else:
+            console.print(f"{names[seat]} play{'' if seat == HUMAN else 's'} {styled(action[5:])}")
         after = game.view(HUMAN)
         if len(after["tricks"]) > tricks_seen or len(after["results"]) > results_seen:
             last = after["last_trick"]

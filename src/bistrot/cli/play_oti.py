@@ -184,7 +184,7 @@ def play_oti(
     console: Console | None = None,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play a whole game; returns 0 when it ends, 1 if you quit."""
+    """Play a whole game, or until you quit (leaving is no failure: status 0 either way)."""
     console = console or Console(highlight=False)
     names = NAMES[rules.players]
     screen = TerminalTable(console, ask or console.input, names)
@@ -215,7 +215,7 @@ def play_oti(
             screen.show_table(game.view(HUMAN))
             if screen.read_action(game) is None:
                 console.print(f"You left the game. Deal code {game.deal_code}.")
-                return 1
+                return 0
         else:
             game.apply(computers[seat].act(game.view(seat)), seat=seat)
         catch_up()
