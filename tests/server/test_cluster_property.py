@@ -13,11 +13,13 @@ stored at its seq, everything anyone was shown is what was stored.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 from cluster_harness import (
+    TAKEOVER_S,
     PagePlayer,
     alive,
     check_table,
@@ -55,8 +57,15 @@ class Room:
         self.nodes, self.db_url = nodes, db_url
 
     def owner(self, table: str) -> ProcessServer:
-        owner = owner_of(self.db_url, table)
-        return next(n for n in self.nodes if alive(n) and owner in node_ids(n))
+        """The live node owning ``table`` (after a kill: once another took it over)."""
+        deadline = time.monotonic() + TAKEOVER_S
+        while True:
+            owner = owner_of(self.db_url, table)
+            for node in self.nodes:
+                if alive(node) and owner in node_ids(node):
+                    return node
+            assert time.monotonic() < deadline, f"no live node took table {table} over"
+            time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +88,13 @@ def room(
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(run=rounds, rng=st.randoms(use_true_random=False))
+# A seed, not st.randoms(): how often the players draw depends on timing (reconnections), and
+# Hypothesis wants the same draws from the same example.
+@given(run=rounds, seed=st.integers(0, 2**32 - 1))
 def test_no_acknowledged_action_is_lost_and_no_seq_written_twice(
-    room: Room, run: list[Round], rng: random.Random
+    room: Room, run: list[Round], seed: int
 ) -> None:
+    rng = random.Random(seed)
     for node in room.nodes:
         if not alive(node):
             node.start()
