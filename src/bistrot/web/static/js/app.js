@@ -45,14 +45,14 @@ function errorPage(title, message) {
   return null;
 }
 
-async function quickStart(game, search) {
+/** A `/play/...` link: one new table, then its page. The screen it returns keeps a language
+ * change meanwhile from routing again (which would open a second table). */
+function quickStart(game, search) {
   clear(root);
   root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
-  try {
-    await createTable(requestFromQuery(game, search), nav, { replace: true });
-  } catch (error) {
-    errorPage(t("error.cannot_open"), error.message);
-  }
+  createTable(requestFromQuery(game, search), nav, { replace: true })
+    .catch((error) => errorPage(t("error.cannot_open"), error.message));
+  return { rerender: () => {} };
 }
 
 function joinPage(tableId, invite) {
@@ -126,7 +126,7 @@ function route() {
   const hash = location.hash.slice(1);
   document.title = "bistrot";
   if (path === "/") screen = homePage(root, nav, topbar);
-  else if (parts[0] === "play" && gameInfo(parts[1])) quickStart(parts[1], location.search);
+  else if (parts[0] === "play" && gameInfo(parts[1])) screen = quickStart(parts[1], location.search);
   else if (parts[0] === "rules" && gameInfo(parts[1])) {
     document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
     rulesPage(root, parts[1], nav, topbar);
@@ -144,17 +144,17 @@ function route() {
   } else errorPage(t("error.not_found"), t("error.not_found_text"));
 }
 
-window.addEventListener("popstate", route);
-onLanguageChange(() => {
-  if (screen?.rerender) screen.rerender();
-  else route();
-});
-
 pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
 const [catalog] = await Promise.allSettled([loadCatalog(), setLanguage(detectLanguage(), { remember: false })]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
+// Only now: the first language set above must not route the page a second time.
+window.addEventListener("popstate", route);
+onLanguageChange(() => {
+  if (screen?.rerender) screen.rerender();
+  else route();
+});
 setupOffline();  // offline play: install the service worker when the server offers it
 pruneSaved();
