@@ -1,4 +1,5 @@
-"""What a new player meets first: a shared ``/play/...`` link opens exactly one table."""
+"""What a new player meets first: a shared ``/play/...`` link opens exactly one table; a wrong
+link, level or address gets the page's own words, in its language."""
 
 from __future__ import annotations
 
@@ -24,3 +25,29 @@ def test_a_play_link_opens_exactly_one_table(server, pages, locale):
     page.wait_for_selector(".felt.omi")
     page.wait_for_load_state("networkidle")  # a second creation would be on the wire by now
     assert tables_in(server) == before + 1
+
+
+def test_a_link_to_a_table_that_does_not_exist_says_so(server, pages):
+    page = pages.new()
+    page.goto(server.base + "/t/no-such-table")
+    page.wait_for_selector(".error-page")
+    assert page.locator(".error-page p").inner_text() == "This table does not exist (any more)."
+
+
+def test_an_unknown_address_gets_the_pages_own_not_found(server, pages):
+    page = pages.new(locale="fr-FR")
+    answer = page.goto(server.base + "/no/such/page")
+    assert answer is not None and answer.status == 404
+    page.wait_for_selector(".error-page")
+    assert page.locator(".error-page h1").inner_text() == "Page introuvable"
+    assert page.locator(".error-page a.btn").count() == 1  # a way home
+
+
+def test_a_play_link_with_an_unknown_level_explains_itself(server, pages):
+    before = tables_in(server)
+    page = pages.new()
+    page.goto(server.base + "/play/omi?level=nonsense")
+    page.wait_for_selector(".error-page")
+    said = page.locator(".error-page p").inner_text()
+    assert said == "There is no computer player of that level for this game."
+    assert tables_in(server) == before

@@ -20,7 +20,7 @@ def test_a_friends_table_joined_by_link(server, pages):
     ama.click("[data-action=create]")
     ama.wait_for_selector("[data-testid=join-link]")
     join_link = ama.locator("[data-testid=join-link]").input_value()
-    assert re.search(r"/join/[\w-]+#[\w-]+$", join_link)
+    assert re.search(r"/join/[\w-]+#[\w-]+\.[\w-]+$", join_link)
     assert ama.locator(".lobby svg.qr").first.is_visible()
     ama.click(".watch-link summary")
     watch_link = ama.locator("[data-testid=watch-link]").input_value()
@@ -64,13 +64,31 @@ def test_a_friends_table_joined_by_link(server, pages):
     assert watcher.locator(".seat .backs .card.back").count() == 32 - on_table
 
 
-def test_a_bad_join_link_is_explained(server, pages):
+def test_a_bad_join_link_is_explained_as_it_opens(server, pages):
     page = pages.new()
     table = server.api("POST", "/api/tables", {"game": "omi", "mode": "friends", "level": "easy"})["table"]
     page.goto(f"{server.base}/join/{table}#not-the-invite")
-    page.click("[data-action=join]")
-    page.wait_for_selector(".toast-error")
-    assert page.locator(".toast-error").inner_text() == "This join link is not valid."
+    page.wait_for_selector(".error-page")
+    assert page.locator(".error-page p").inner_text() == "This join link is not valid."
+    assert page.locator("[data-action=join]").count() == 0  # no "Take a seat" to press first
+    page.goto(f"{server.base}/join/no-such-table#whatever")
+    page.wait_for_selector(".error-page")
+    assert page.locator(".error-page p").inner_text() == "This table does not exist (any more)."
+
+
+def test_a_full_table_is_offered_to_watch(server, pages):
+    created = server.api("POST", "/api/tables", {"game": "omi", "mode": "friends", "level": "easy"})
+    tid = created["table"]
+    server.api("POST", f"/api/tables/{tid}/start", {"token": created["seats"][0]["token"]})
+    page = pages.new(locale="fr-FR")
+    page.goto(server.base + created["join_url"])
+    page.wait_for_selector("[data-action=watch]")
+    assert "Cette table est complète." in page.locator(".join-page").inner_text()  # in the page's language
+    page.click("[data-action=watch]")
+    page.wait_for_url(f"**/t/{tid}")
+    page.wait_for_selector(".felt.omi")
+    page.wait_for_selector(".topbar .badge")  # watching
+    assert page.locator("[data-card]").count() == 0
 
 
 def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):

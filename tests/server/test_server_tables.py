@@ -65,7 +65,7 @@ def test_a_whole_omi_match_against_the_computer_with_bots_in_a_process_pool(tmp_
 
 def test_friends_table_filled_by_three_clients_joining_by_link(server):
     table = open_table(server.url, mode="friends", rules=SHORT, name="Ama")
-    assert table["status"] == "waiting" and table["join_url"].endswith("#" + table["invite"])
+    assert table["status"] == "waiting" and table["join_url"].endswith(f"#{table['invite']}.{table['watch']}")
     creator = Client(server.url, table["table"], table["seats"][0]["token"])
     clients = [creator]
     with http(server.url) as client:
@@ -92,6 +92,39 @@ def test_friends_table_filled_by_three_clients_joining_by_link(server):
     assert logs[0] == logs[1] == logs[2] == logs[3] and logs[0]
     for c in clients:
         assert_gap_free(c)
+        c.close()
+
+
+def test_a_join_link_is_checked_without_taking_a_seat(server):
+    table = open_table(server.url, mode="friends", rules=SHORT)
+    tid, invite = table["table"], table["invite"]
+
+    def check(table_id: str, body: dict) -> tuple[int, dict]:
+        answer = client.post(f"/api/tables/{table_id}/check-invite", json=body)
+        return answer.status_code, answer.json()
+
+    with http(server.url) as client:
+        for _ in range(2):  # nothing is taken: the same seat each time
+            assert check(tid, {"invite": invite}) == (200, {"table": tid, "seat": 1, "game": "omi"})
+        assert check(tid, {"invite": "not-the-invite"})[1]["code"] == "bad_invite"
+        assert check("no-such-table", {"invite": invite})[1]["code"] == "unknown_table"
+        assert check(tid, {})[1]["code"] == "bad_request"
+        computer = open_table(server.url, level="easy")["table"]
+        assert check(computer, {"invite": invite})[1]["code"] == "not_joinable"
+        tokens = [table["seats"][0]["token"]]
+        for seat in (1, 2, 3):
+            joined = client.post(f"/api/tables/{tid}/join", json={"invite": invite}).json()
+            assert joined["seat"] == seat  # the check took none of them
+            tokens.append(joined["token"])
+        full = {"code": "table_full", "message": "every seat of this table is taken"}
+        assert check(tid, {"invite": invite}) == (409, full)
+        clients = [Client(server.url, tid, token) for token in tokens]
+        drive(clients, random.Random(4))
+        status, over = check(tid, {"invite": invite})
+        assert (status, over["code"]) == (409, "table_over")
+        late = client.post(f"/api/tables/{tid}/join", json={"invite": invite})
+        assert late.json()["code"] == "table_over"
+    for c in clients:
         c.close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
@@ -32,11 +33,13 @@ from bistrot.server.protocol import (
     ApiError,
     ChallengeInfo,
     ChallengeLink,
+    CheckInvite,
     CreatedTable,
     CreateTable,
     ErrorBody,
     GameList,
     Health,
+    InviteOpen,
     Joined,
     JoinTable,
     PlayChallenge,
@@ -136,7 +139,7 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     app.add_middleware(AccessLog)
-    _add_error_handlers(app)
+    _add_error_handlers(app, settings.static_dir)
     _add_api(app, room, quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s))
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
@@ -162,7 +165,13 @@ def default_storage(settings: Settings) -> Storage:
     )
 
 
-def _add_error_handlers(app: FastAPI) -> None:
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, a file or a socket)."""
+    html = "text/html" in request.headers.get("accept", "")
+    return html and not request.url.path.startswith(("/api/", "/static/", "/ws/"))
+
+
+def _add_error_handlers(app: FastAPI, static: Path) -> None:
     @app.exception_handler(TableError)
     async def api_error(_request: Request, err: TableError) -> JSONResponse:
         headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooManyTables) else None
@@ -185,7 +194,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, err: StarletteHTTPException) -> Response:
         if err.status_code == 400 and isinstance(err.__cause__, UnicodeDecodeError):
             # FastAPI reads a JSON body with json.loads(bytes): bytes that are not UTF-8 fail
             # before the JSON parser, and land here instead of in ``invalid`` above.
@@ -193,6 +202,10 @@ def _add_error_handlers(app: FastAPI) -> None:
                 {"code": "bad_json", "message": "the request body is not JSON (not even UTF-8)"},
                 status_code=422,
             )
+        index = static / "index.html"
+        if err.status_code == 404 and _wants_page(request) and index.is_file():
+            # The page says "not found" in the reader's language, with a way home (still a 404).
+            return FileResponse(index, status_code=404, media_type="text/html")
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 
@@ -248,6 +261,15 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
     async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
         """Take the next free seat of a friends table."""
         return await room.join(table_id, body.invite, body.name)
+
+    @app.post(
+        "/api/tables/{table_id}/check-invite", response_model=InviteOpen, responses=ERRORS, tags=["tables"]
+    )
+    async def check_invite(table_id: str, body: CheckInvite) -> dict[str, Any]:
+        """Whether a join link still opens a seat (the page asks when it opens the link), and
+        which: the refusals of ``join`` otherwise; nothing is taken. POST: the invite stays out
+        of URLs and logs."""
+        return await room.check_invite(table_id, body.invite)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=ERRORS, tags=["tables"])
     async def start(table_id: str, body: SeatAuth) -> dict[str, Any]:

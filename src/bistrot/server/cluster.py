@@ -55,7 +55,10 @@ FORGET_DEAD_AFTER_S = 3600.0
 CALL_TIMEOUT_S = 5.0
 #: Room methods another node may call here (each takes the table or challenge id first).
 CALLABLE = frozenset(
-    {"info", "join", "start_table", "rematch", "challenge", "challenge_info", "play_challenge"}
+    {
+        "info", "join", "check_invite", "start_table", "rematch", "challenge", "challenge_info",
+        "play_challenge",
+    }
 )
 
 

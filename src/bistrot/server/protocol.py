@@ -91,6 +91,12 @@ class JoinTable(_Body):
     name: Name | None = None
 
 
+class CheckInvite(_Body):
+    """``POST /api/tables/{table}/check-invite``."""
+
+    invite: str = Field(max_length=64, description="the invite of the join link")
+
+
 class SeatAuth(_Body):
     """A request made as one seat: start, rematch, challenge."""
 
@@ -129,6 +135,14 @@ class Joined(BaseModel):
     token: str
     table_url: str
     status: str
+
+
+class InviteOpen(BaseModel):
+    """The seat a join link would take now (nothing is taken)."""
+
+    table: str
+    seat: int
+    game: str
 
 
 class SeatInfo(BaseModel):

@@ -338,6 +338,15 @@ class Room:
             "status": table.record.status,
         }
 
+    async def check_invite(self, table_id: str, invite: str) -> dict[str, Any]:
+        """``POST /api/tables/{id}/check-invite``: the seat the invite would take, nothing taken."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "check_invite", [table_id, invite])
+            return forwarded
+        table = await self.require(table_id)
+        return {"table": table.id, "seat": await table.check_invite(invite), "game": table.record.game}
+
     async def start_table(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/start``."""
         owner = await self.locate(table_id)

@@ -360,6 +360,14 @@ class Table:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
+    async def check_invite(self, invite: str) -> int:
+        """The seat a friend with ``invite`` would take now; the refusals of :meth:`join`."""
+        seat: int = await self.call(self._do_check_invite, invite)
+        return seat
+
+    async def _do_check_invite(self, invite: str) -> int:
+        return self.core.check_invite(invite)
+
     async def join(self, invite: str, name: str | None) -> tuple[int, str]:
         """Take the next free seat of a friends table: (seat, token)."""
         joined: tuple[int, str] = await self.call(self._do_join, invite, name)

@@ -560,9 +560,9 @@ class TableCore:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
-    def join(self, invite: str, name: str | None) -> tuple[SeatRecord, str, str]:
-        """The next free seat for a friend with the invite: (its record, its token, the table's
-        status once it is taken); the host stores them, then calls :meth:`seats_saved`."""
+    def check_invite(self, invite: str) -> int:
+        """The seat a friend with ``invite`` would take now (nothing changes), or the refusal
+        :meth:`join` would give: ``not_joinable``, ``bad_invite``, ``table_over``, ``table_full``."""
         r = self.table
         if r.mode != "friends":
             raise TableError(
@@ -570,12 +570,21 @@ class TableCore:
             )
         if r.invite_hash is None or secret_hash(invite) != r.invite_hash:
             raise TableError("bad_invite", "this invite does not open this table", 403)
+        if r.status == OVER:
+            raise TableError("table_over", "this table's game is over")
         free = [s for s in self.seats if s.record.kind == OPEN]
         if r.status != WAITING or not free:
             raise TableError("table_full", "every seat of this table is taken")
+        return free[0].record.seat
+
+    def join(self, invite: str, name: str | None) -> tuple[SeatRecord, str, str]:
+        """The next free seat for a friend with the invite: (its record, its token, the table's
+        status once it is taken); the host stores them, then calls :meth:`seats_saved`."""
+        seat = self.check_invite(invite)
         token = new_secret()
-        record = SeatRecord(free[0].record.seat, HUMAN, None, secret_hash(token), name)
-        return record, token, PLAYING if len(free) == 1 else WAITING
+        record = SeatRecord(seat, HUMAN, None, secret_hash(token), name)
+        last = sum(s.record.kind == OPEN for s in self.seats) == 1
+        return record, token, PLAYING if last else WAITING
 
     def start_early(self, token: str) -> list[SeatRecord]:
         """The creator starts a friends table now: the computer players taking the free seats

@@ -74,7 +74,10 @@ class Plan:
             "status": r.status,
             "seats": [{"seat": s, "token": self.tokens.get(s)} for s in humans],
             "table_url": f"/t/{r.id}",
-            "join_url": None if self.invite is None else f"/join/{r.id}#{self.invite}",
+            # The join link carries the watch key too: a friend who finds every seat taken may watch.
+            "join_url": None
+            if self.invite is None
+            else f"/join/{r.id}#{self.invite}" + (f".{self.watch}" if self.watch else ""),
             "watch_url": None if self.watch is None else f"/watch/{r.id}#{self.watch}",
             "invite": self.invite,
             "watch": self.watch,

@@ -1,14 +1,14 @@
 // The page's entry point: a small router over the paths the server serves with index.html.
 import { h, clear, toast } from "./dom.js";
-import { t, has, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
+import { t, has, refusal, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
 import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
-import { post } from "./api.js";
-import { loadCatalog, allGames, gameInfo, labelOf } from "./catalog.js";
+import { get, post } from "./api.js";
+import { loadCatalog, allGames, gameInfo, labelOf, levelsOf } from "./catalog.js";
 // Offline play (docs/offline.md): install the service worker, tables on this device.
 import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSaved } from "./offline.js";
 
@@ -50,18 +50,53 @@ function errorPage(title, message) {
 function quickStart(game, search) {
   clear(root);
   root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
-  createTable(requestFromQuery(game, search), nav, { replace: true })
-    .catch((error) => errorPage(t("error.cannot_open"), error.message));
+  const request = requestFromQuery(game, search);
+  if (request.mode === "computer" && !levelsOf(game).includes(request.level)) {
+    errorPage(t("error.cannot_open"), t("reject.bad_level"));
+    return null;
+  }
+  createTable(request, nav, { replace: true })
+    .catch((error) => errorPage(t("error.cannot_open"), refusal(error)));
   return { rerender: () => {} };
 }
 
-function joinPage(tableId, invite) {
+/** A join link `/join/<table>#<invite>[.<watch>]`: checked as the page opens (a wrong, used-up
+ * or finished link says so at once); a full table is offered to watch when the link carries
+ * the table's watch key. */
+function joinPage(tableId, hash) {
   const held = loadTable(tableId) || tableInMemory(tableId);
   if (held?.seats?.length) {
     nav(`/t/${tableId}`, { replace: true });
     return null;
   }
+  const [invite, watch] = hash.split(".");
   if (!invite) return errorPage(t("error.title"), t("error.no_invite"));
+  let gone = false;
+  clear(root);
+  root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
+  post(`/api/tables/${encodeURIComponent(tableId)}/check-invite`, { invite }).then(
+    () => { if (!gone) joinForm(tableId, invite); },
+    (error) => {
+      if (gone) return;
+      if ((error.code === "table_full" || error.code === "table_over") && watch) watchOffer(tableId, watch, refusal(error));
+      else errorPage(t("error.title"), refusal(error));
+    });
+  return { destroy: () => { gone = true; } };
+}
+
+function watchOffer(tableId, watch, why) {
+  const button = h("button", { type: "button", class: "btn primary big", dataset: { action: "watch" },
+    onclick: () => {
+      saveTable(tableId, { watch, seats: [] });
+      nav(`/t/${tableId}`, { replace: true });
+    } }, t("join.watch"));
+  clear(root);
+  root.append(topbar(), h("section", { class: "page narrow join-page" },
+    h("h1", {}, t("join.title")), h("p", { class: "lead" }, why), h("p", {}, t("join.can_watch")), button));
+  button.focus();
+}
+
+function joinForm(tableId, invite) {
   const nameInput = h("input", { type: "text", id: "join-name", maxlength: "24", value: playerName(), autocomplete: "nickname",
     placeholder: t("home.name_placeholder") });
   const button = h("button", { type: "submit", class: "btn primary big", dataset: { action: "join" } }, t("join.take_seat"));
@@ -76,7 +111,7 @@ function joinPage(tableId, invite) {
       nav(`/t/${tableId}`, { replace: true });
     } catch (error) {
       button.disabled = false;
-      toast(t(`reject.${error.code}`) !== `reject.${error.code}` ? t(`reject.${error.code}`) : error.message, "error", 6000);
+      toast(refusal(error), "error", 6000);
     }
   };
   clear(root);
@@ -85,15 +120,27 @@ function joinPage(tableId, invite) {
     h("form", { onsubmit: submit },
       h("div", { class: "field" }, h("label", { for: "join-name" }, t("home.your_name")), nameInput), button)));
   nameInput.focus();
-  return null;
 }
 
 function tablePage(tableId) {
   const held = loadTable(tableId) || tableInMemory(tableId);
   if (!held && isLocalTable(tableId)) return localTablePage(tableId);
-  if (!held || (!held.seats?.length && !held.watch)) return errorPage(t("error.title"), t("error.no_seat"));
+  if (!held || (!held.seats?.length && !held.watch)) return noSeatPage(tableId);
   clear(root);
   return openTable(root, tableId, held, nav);
+}
+
+/** `/t/<id>` in a browser that holds no seat there: "no such table" when there is none. */
+function noSeatPage(tableId) {
+  let gone = false;
+  clear(root);
+  root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
+  get(`/api/tables/${encodeURIComponent(tableId)}`).then(
+    () => { if (!gone) errorPage(t("error.title"), t("error.no_seat")); },
+    (error) => {
+      if (!gone) errorPage(t("error.title"), error.status === 404 ? t("error.unknown_table") : t("error.no_seat"));
+    });
+  return { destroy: () => { gone = true; } };
 }
 
 /** A saved game of this device whose seats this page no longer remembers: rebuilt from its summary. */

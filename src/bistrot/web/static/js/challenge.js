@@ -1,7 +1,7 @@
 // Challenges: the same deal, seat and computer players for everyone who opens the link, and
 // everybody's results side by side.
 import { h, clear, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, refusal } from "./i18n.js";
 import { get, post } from "./api.js";
 import { saveTable, playerName, setPlayerName } from "./store.js";
 import { rulesSummary } from "./rules.js";
@@ -44,7 +44,7 @@ export async function challengePage(root, id, nav, topbar) {
     clear(root);
     root.append(topbar(), h("section", { class: "page narrow error-page" }, h("h1", {}, t("challenge.title")),
       h("p", {}, error.status === 404 ? t("error.unknown_challenge")
-        : error.code === "network" ? t("offline.challenge_needs_network") : error.message)));  // offline.md
+        : error.code === "network" ? t("offline.challenge_needs_network") : refusal(error))));  // offline.md
     return;
   }
   const nameInput = h("input", { type: "text", maxlength: "24", value: playerName(), id: "challenge-name",
@@ -61,7 +61,7 @@ export async function challengePage(root, id, nav, topbar) {
         nav(`/t/${answer.table}`);
       } catch (error) {
         playBtn.disabled = false;
-        toast(error.message, "error");
+        toast(refusal(error), "error");
       }
     } }, t("challenge.play"));
   clear(root);

@@ -1,6 +1,6 @@
 // The lobby: choose the game, the way to play and the rules, then play.
 import { h, clear, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, refusal } from "./i18n.js";
 import { post } from "./api.js";
 import { optionValueText } from "./rules.js";
 import { saveTable, playerName, setPlayerName } from "./store.js";
@@ -169,7 +169,7 @@ export function homePage(root, nav, topbar) {
       await createTable(request, nav, { names: localNames });
     } catch (error) {
       button.disabled = false;
-      toast(error.message, "error", 6000);
+      toast(refusal(error), "error", 6000);
     }
   }
 

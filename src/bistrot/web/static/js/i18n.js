@@ -51,6 +51,13 @@ export async function setLanguage(code, { remember = true } = {}) {
 }
 
 export const language = () => current;
+
+/** A refusal of the server (an ApiError or a reject message) in the page's language, by its
+ * code; the server's own English message only for a code the page has no text for. */
+export function refusal(error) {
+  const key = `reject.${error.code}`;
+  return has(key) ? t(key) : error.message;
+}
 export const onLanguageChange = (cb) => listeners.add(cb);
 
 /** Translate `key`, filling {name} placeholders from `params`. */
