@@ -72,6 +72,18 @@ def play_card(page, card: str, *, tap: bool = False) -> None:
     assert card not in now or len(now) > len(before.split()), f"{card} was not played: {before} -> {now}"
 
 
+def play_one(page) -> str:
+    """On the seat's next turn, choose the trump if asked (the first suit offered), then play the
+    first legal card; the card played."""
+    snap = wait_for_turn(page)
+    if snap["suits"]:
+        choose_trump(page, snap["suits"][0])
+        snap = wait_for_turn(page)
+    card = next(c["card"] for c in snap["hand"] if c["enabled"])
+    play_card(page, card)
+    return card
+
+
 def check_follow_suit(snap: dict) -> None:
     """The enabled cards are exactly those the rules allow: the led suit when you hold it."""
     hand = snap["hand"]

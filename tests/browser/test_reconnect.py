@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .browser_kit import Server, free_port, go, shot
-from .omi_driver import choose_trump, play_card, wait_for_turn
+from .omi_driver import play_one
 
 
 @pytest.fixture
@@ -16,16 +16,6 @@ def own_server(tmp_path):
         yield srv
     finally:
         srv.stop()
-
-
-def play_one(page) -> str:
-    snap = wait_for_turn(page)
-    if snap["suits"]:
-        choose_trump(page, snap["suits"][0])
-        snap = wait_for_turn(page)
-    card = next(c["card"] for c in snap["hand"] if c["enabled"])
-    play_card(page, card)
-    return card
 
 
 def test_the_page_reconnects_and_resyncs_after_a_drop(own_server, pages):

@@ -5,7 +5,9 @@ node to another arrive in the order they were sent (one sending task, one Redis 
 Redis keeps a publisher's order), or not at all: pub/sub keeps nothing for a node that is not
 listening.  So every loss of the connection is reported (``on_lost``), and the node then drops
 whatever relied on messages (relayed connections, calls waiting for an answer): clients
-reconnect and are brought up to date from the database, which holds the truth.
+reconnect and are brought up to date from the database, which holds the truth.  A message that
+no node heard (its node's channel has no listener: the node died, or is reconnecting) is
+reported too (``on_unheard``), so a call to a dead node fails at once, not after its timeout.
 
 Two kinds of message: a *frame*, text for one relayed connection, sent as
 ``"f" + connection id + " " + text`` (no JSON around JSON); and anything else, a JSON object.
@@ -73,6 +75,7 @@ class Bus:
         url: str,
         on_message: Callable[[tuple[str, str] | dict[str, Any]], None],
         on_lost: Callable[[], None],
+        on_unheard: Callable[[str], None] = lambda _node: None,
     ) -> None:
         # Short timeouts: a Redis that stopped answering is noticed in seconds, not minutes.
         self._redis = aioredis.Redis.from_url(
@@ -80,6 +83,8 @@ class Bus:
         )
         self._on_message = on_message
         self._on_lost = on_lost
+        self._on_unheard = on_unheard
+        #: (node, data) waiting to be published.
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._channel = ""
@@ -111,7 +116,7 @@ class Bus:
 
     def send(self, node: str, data: str) -> None:
         """Queue ``data`` (see :func:`pack`, :func:`pack_frame`) for ``node``; never blocks."""
-        self._outbox.put_nowait((channel(node), data))
+        self._outbox.put_nowait((node, data))
 
     def _lost(self, err: Exception) -> None:
         if self.up:
@@ -127,12 +132,17 @@ class Bus:
                 batch.append(outbox.get_nowait())
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for name, data in batch:
-                        pipe.publish(name, data)
-                    await pipe.execute()
+                    for node, data in batch:
+                        pipe.publish(channel(node), data)
+                    heard = await pipe.execute()
             except (RedisError, OSError) as err:
                 # What was in this batch is lost: on_lost makes everyone resync.
                 self._lost(err)
+                continue
+            # PUBLISH answers how many listeners got the message.
+            unheard = {node for (node, _data), listeners in zip(batch, heard, strict=True) if not listeners}
+            for node in unheard:
+                self._on_unheard(node)
 
     async def _listen(self) -> None:
         while True:

@@ -27,7 +27,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -165,9 +165,10 @@ class Cluster:
         self.lease_s = lease_s
         self.node = store.node or new_node_id()
         store.node = self.node
-        self.bus = Bus(redis_url, self._on_message, self._on_bus_lost)
+        self.bus = Bus(redis_url, self._on_message, self._on_bus_lost, self._on_unheard)
         self._room: Room | None = None
-        self._calls: dict[str, asyncio.Future[Any]] = {}
+        #: Calls waiting for their answer: the node called, the answer to come.
+        self._calls: dict[str, tuple[str, asyncio.Future[Any]]] = {}
         self._call_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
         #: Sockets here whose table is elsewhere.
@@ -302,12 +303,17 @@ class Cluster:
             with contextlib.suppress(TableError):
                 await self.room.get(table_id)
         live = await self.store.live_nodes()
+        self._cut_links(lambda node: node not in live)
+
+    def _cut_links(self, gone: Callable[[str], bool]) -> None:
+        """Close the relays to nodes that are ``gone`` (their clients reconnect anywhere) and
+        forget the connections relayed from them."""
         for conn_id, relay in list(self._relays.items()):
-            if relay.owner not in live:
+            if gone(relay.owner):
                 self._relays.pop(conn_id, None)
                 relay.conn.close(CLOSE_MOVED, "the server holding this table is gone: reconnect")
         for conn_id, remote in list(self._remote.items()):
-            if remote.edge not in live:
+            if gone(remote.edge):
                 self._forget_remote(conn_id)
 
     # ------------------------------------------------------------------ the bus
@@ -322,10 +328,19 @@ class Cluster:
         self._relays.clear()
         for conn_id in list(self._remote):
             self._forget_remote(conn_id)
-        for future in self._calls.values():
+        for _node, future in self._calls.values():
             if not future.done():
                 future.set_exception(unreachable())
         self._calls.clear()
+
+    def _on_unheard(self, node: str) -> None:
+        # Nobody listens on that node's channel: it is gone, or lost Redis (and then dropped its
+        # links itself). Its calls would only time out, the caller answers node_unreachable and
+        # the client retries; relays through it are dead, their clients reconnect anywhere.
+        for called, future in self._calls.values():
+            if called == node and not future.done():
+                future.set_exception(unreachable())
+        self._cut_links(lambda other: other == node)
 
     def _forget_remote(self, conn_id: str) -> None:
         remote = self._remote.pop(conn_id, None)
@@ -355,7 +370,7 @@ class Cluster:
             raise unreachable()
         call_id = f"{self.node}:{next(self._call_ids)}"
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = future
+        self._calls[call_id] = (node, future)
         self.bus.send(node, pack({"op": "call", "id": call_id, "from": self.node, "m": method, "a": args}))
         try:
             return await asyncio.wait_for(future, CALL_TIMEOUT_S)
@@ -379,7 +394,7 @@ class Cluster:
         elif op == "call":
             self._spawn(self._answer(message))
         elif op == "reply":
-            future = self._calls.get(message["id"])
+            _node, future = self._calls.get(message["id"], ("", None))
             if future is not None and not future.done():
                 if "e" in message:
                     status, code, text = message["e"]

@@ -3,6 +3,7 @@
 //   send(msg)        -> true when handed to the connection, false when it is down
 //   onMessage(cb)    cb(msg) for every server message ({type: "state"|"ack"|"reject"|...})
 //   onStatus(cb)     cb(status, detail) with status "connecting" | "open" | "reconnecting" | "closed"
+//                    ("open" once the server has sent the table's state on the new connection)
 //   close()          stop for good
 //   lastSeq          the highest event seq seen (sent back as `since` when reconnecting)
 //
@@ -51,12 +52,13 @@ export function webSocketTransport({ table, token = null, since = null, path = "
       return;
     }
     ws = socket;
+    // Open only once the server has answered the hello with the table's state: behind a proxy
+    // the socket may open on a node that then refuses (its table moving, its owner node gone)
+    // and closes it, and until then the page is not up to date.
+    let served = false;
     socket.onopen = () => {
       socket.send(hello());  // before anything else the page may send
-      attempt = 0;
-      everOpened = true;
       lastHeard = Date.now();
-      emitStatus("open");
       clearInterval(pingTimer);
       pingTimer = setInterval(() => {
         if (Date.now() - lastHeard > SILENCE_MS) {
@@ -74,6 +76,12 @@ export function webSocketTransport({ table, token = null, since = null, path = "
         lastSeq = msg.seq;
       }
       for (const cb of messageCbs) cb(msg);
+      if (!served && msg.type === "state") {
+        served = true;
+        attempt = 0;
+        everOpened = true;
+        emitStatus("open");
+      }
     };
     socket.onclose = (event) => {
       clearInterval(pingTimer);

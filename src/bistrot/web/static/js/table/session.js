@@ -20,7 +20,10 @@ const FATAL = [
   "bad_token", "missing_token", "unknown_table", "bad_since", "broken_table", "table_expired", "expected_hello",
 ];
 /** Rejects whose own message would only repeat what the translated text says. */
-const PLAIN = ["not_your_turn", "rate_limited", "busy", "spectator", "not_started"];
+const PLAIN = ["not_your_turn", "rate_limited", "busy", "spectator", "not_started", "table_moving", "node_unreachable"];
+/** Refusals of a connection (no action id) that the transport retries by itself: the connection
+ * banner already says so, a toast asking to try again would be wrong. */
+const RETRIED = ["table_moving", "node_unreachable", "busy", "storage_error"];
 
 /** Connect the seats of T.held and start showing states; T.act and T.takeOver are set.
  * `describe(msg)` gives the action log's line for a state message. Returns close(). */
@@ -87,6 +90,7 @@ export function openSession(T, { describe }) {
         render();
         return;
       }
+      if ((msg.id === null || msg.id === undefined) && RETRIED.includes(msg.code)) return;
       if (S.pending && S.pending.id === msg.id) S.pending = null;
       T.resetUi();
       toast(text, "error", 5000);
