@@ -11,7 +11,7 @@ from importlib import import_module
 from bistrot import __version__
 
 #: Subcommand modules of this package, in the order ``bistrot --help`` lists them.
-COMMANDS = ("play", "arena", "serve", "offline", "solve")
+COMMANDS = ("play", "arena", "serve", "offline", "solve", "analyze")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -43,6 +43,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from math import comb
 from typing import Any
 
@@ -183,7 +184,7 @@ class HardOmiBot:
         if not legal:
             raise ValueError("the bot was asked to act with no legal action")
         if legal[0].startswith("trump"):
-            return "trump " + SUIT_LETTERS[self._choose_trump(view)]
+            return "trump " + SUIT_LETTERS[self.choose_trump(view)]
         plays = [a for a in legal if a.startswith("play ")]
         if len(plays) == 1 and "kapothi" not in legal:
             self.last_samples = 0
@@ -192,11 +193,12 @@ class HardOmiBot:
         rng = random.Random(
             f"{self.seed}:{view['hand_number']}:{len(view['tricks'])}:{len(view['trick'])}:{know.hand}"
         )
-        cards = [CARD_BY_NAME[a[5:]] for a in plays]
-        action = self._search(know, view, cards, "kapothi" in legal, rng)
-        return action
+        found = self.evaluate(view, rng, know)
+        self.last_samples = found.samples
+        return found.choice()
 
-    def _choose_trump(self, view: Mapping[str, Any]) -> int:
+    def choose_trump(self, view: Mapping[str, Any]) -> int:
+        """The suit this player names as trump from the view of the trump phase."""
         hand = [CARD_BY_NAME[c] for c in view["hand"]]
         if view["players"] == 4 and len(hand) == 4:
             from bistrot.omi.bots.trump_table import best_suit
@@ -204,66 +206,123 @@ class HardOmiBot:
             return best_suit(hand)
         return medium_trump(hand)
 
-    def _search(self, know: Knowledge, view: Mapping[str, Any], cards: list[int], may_announce: bool,
-                rng: random.Random) -> str:
-        from bistrot.omi.dd import Position
+    def sampler(self, know: Knowledge) -> DealSampler:
+        """The layouts this player draws for ``know``, with its evidence options."""
+        return DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
+                           model=self.model, mismatch=self.mismatch, pool=self.pool)
 
-        sampler = DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
-                              model=self.model, mismatch=self.mismatch, pool=self.pool)
-        me = know.side_of(know.seat)
-        won = know.tricks_won[me]
-        announced = view.get("kapothi_announced")
-        carry = int(view.get("carry") or 0)
-        tokens = list(view.get("tokens") or [0] * know.rules.sides)
-        values: dict[int, list[float]] = {c: [] for c in cards}
-        tricks: dict[int, float] = dict.fromkeys(cards, 0.0)
-        announce_values: dict[int, list[float]] = {c: [] for c in cards}
-        trick = tuple(know.trick)
-        start = time.perf_counter()
-        target = self.samples if self.samples is not None else self.max_samples
-        value_of: dict[tuple[int, int | None], float] = {}
+    def evaluate(self, view: Mapping[str, Any], rng: random.Random,
+                 know: Knowledge | None = None) -> CardValues:
+        """Every legal card of the play-phase ``view`` scored on sampled layouts (see
+        :class:`CardValues`), drawing from ``rng``: ``samples`` layouts if that option is set,
+        else until the budget, ``max_samples`` or a settled choice.  Reads nothing but the view.
 
-        def value(total: int, side: int | None) -> float:
-            key = (total, side)
-            if key not in value_of:
-                value_of[key] = hand_value(know, total, side, carry, tokens)
-            return value_of[key]
+        >>> from bistrot.omi import OmiGame, OmiRules
+        >>> game = OmiGame.new(OmiRules(), seed=11)
+        >>> game.apply("trump H")
+        >>> found = HardOmiBot(samples=4).evaluate(game.view(0), random.Random(1))
+        >>> legal = game.legal_actions()
+        >>> found.samples, len(found.cards) == len(legal), found.choice() in legal
+        (4, True, True)
+        """
+        know = know or Knowledge.from_view(view)
+        legal: list[str] = list(view["legal"])
+        cards = [CARD_BY_NAME[a[5:]] for a in legal if a.startswith("play ")]
+        return sample_values(
+            know, view, cards, "kapothi" in legal, rng, self.sampler(know), self.solver,
+            samples=self.samples if self.samples is not None else self.max_samples,
+            budget=None if self.samples is not None else self.budget, min_samples=self.min_samples,
+        )
 
-        trump = know.trump
-        assert trump is not None  # cards are searched in the play phase, after the trump choice
-        n = 0
-        batch: list[list[int]] = []
-        while n < target:
-            if not batch:
-                batch = sampler.sample_many(rng, min(CHECK_EVERY, target - n))
-            hands = batch.pop()
-            pos = Position(hands=tuple(hands), trump=trump, trick=trick, to_move=know.seat,
-                           players=know.players)
-            solved = self.solver(pos)
-            for card in cards:
-                t = solved[card]
-                values[card].append(value(won + t, announced))
-                tricks[card] += t
-                if may_announce:
-                    announce_values[card].append(value(won + t, me))
-            n += 1
-            if self.samples is None:
-                if time.perf_counter() - start >= self.budget:
-                    break
-                if n >= self.min_samples and n % CHECK_EVERY == 0 and _settled(values):
-                    break
-        self.last_samples = n
-        trump = know.trump
 
-        def cheap(card: int) -> tuple[bool, int]:
-            return card // SUIT_BITS != trump, -(card % SUIT_BITS)  # keep trumps and high cards
+@dataclass
+class CardValues:
+    """What sampling found for each legal card: the tokens it is worth to the seat's side in each
+    layout (``values``), its tricks summed over the layouts (``tricks``), and, when kapothi may be
+    announced, its tokens if announced first (``announce_values``)."""
 
-        best = max(cards, key=lambda c: (sum(values[c]), tricks[c], *cheap(c)))
-        if may_announce:
-            best_announced = max(cards, key=lambda c: (sum(announce_values[c]), tricks[c], *cheap(c)))
-            if sum(announce_values[best_announced]) > sum(values[best]):
+    cards: list[int]
+    values: dict[int, list[float]]
+    tricks: dict[int, float]
+    announce_values: dict[int, list[float]]
+    may_announce: bool
+    trump: int
+    samples: int
+
+    def mean(self, card: int, announced: bool = False) -> float:
+        """Mean tokens of ``card`` over the layouts (after announcing kapothi if ``announced``)."""
+        found = (self.announce_values if announced else self.values)[card]
+        return sum(found) / len(found) if found else 0.0
+
+    def _cheap(self, card: int) -> tuple[bool, int]:
+        return card // SUIT_BITS != self.trump, -(card % SUIT_BITS)  # keep trumps and high cards
+
+    def best_card(self, announced: bool = False) -> int:
+        """The card of best total value; ties: more tricks, then not a trump, then the lower."""
+        found = self.announce_values if announced else self.values
+        return max(self.cards, key=lambda c: (sum(found[c]), self.tricks[c], *self._cheap(c)))
+
+    def choice(self) -> str:
+        """The hard player's action: ``kapothi`` when announcing is worth more, else the best card."""
+        best = self.best_card()
+        if self.may_announce:
+            best_announced = self.best_card(announced=True)
+            if sum(self.announce_values[best_announced]) > sum(self.values[best]):
                 return "kapothi"
         return "play " + CARD_NAMES[best]
+
+
+def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], may_announce: bool,
+                  rng: random.Random, sampler: DealSampler, solver: Solver, samples: int,
+                  budget: float | None = None, min_samples: int = MIN_SAMPLES) -> CardValues:
+    """Score ``cards`` on layouts drawn from ``sampler``, each solved double dummy by ``solver``
+    and valued in tokens by :func:`hand_value`.  ``samples`` layouts at most; with a ``budget``
+    (seconds) it also stops at the clock, or from ``min_samples`` on once the best card is
+    settled (checked every :data:`CHECK_EVERY`); without one it solves exactly ``samples``."""
+    from bistrot.omi.dd import Position
+
+    me = know.side_of(know.seat)
+    won = know.tricks_won[me]
+    announced = view.get("kapothi_announced")
+    carry = int(view.get("carry") or 0)
+    tokens = list(view.get("tokens") or [0] * know.rules.sides)
+    values: dict[int, list[float]] = {c: [] for c in cards}
+    tricks: dict[int, float] = dict.fromkeys(cards, 0.0)
+    announce_values: dict[int, list[float]] = {c: [] for c in cards}
+    trick = tuple(know.trick)
+    start = time.perf_counter()
+    value_of: dict[tuple[int, int | None], float] = {}
+
+    def value(total: int, side: int | None) -> float:
+        key = (total, side)
+        if key not in value_of:
+            value_of[key] = hand_value(know, total, side, carry, tokens)
+        return value_of[key]
+
+    trump = know.trump
+    assert trump is not None  # cards are searched in the play phase, after the trump choice
+    n = 0
+    batch: list[list[int]] = []
+    while n < samples:
+        if not batch:
+            batch = sampler.sample_many(rng, min(CHECK_EVERY, samples - n))
+        hands = batch.pop()
+        pos = Position(hands=tuple(hands), trump=trump, trick=trick, to_move=know.seat,
+                       players=know.players)
+        solved = solver(pos)
+        for card in cards:
+            t = solved[card]
+            values[card].append(value(won + t, announced))
+            tricks[card] += t
+            if may_announce:
+                announce_values[card].append(value(won + t, me))
+        n += 1
+        if budget is not None:
+            if time.perf_counter() - start >= budget:
+                break
+            if n >= min_samples and n % CHECK_EVERY == 0 and _settled(values):
+                break
+    return CardValues(cards, values, tricks, announce_values, may_announce, trump, n)
 
 
 def _settled(values: Mapping[int, list[float]]) -> bool:

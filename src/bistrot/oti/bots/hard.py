@@ -161,41 +161,60 @@ class HardOtiBot:
         return self._search(view, options, default)
 
     def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
-        seat = view["seat"]
-        rules = OtiRules.from_dict(view["rules"])
-        moves = [first_move(action) for action in options]
-        results: list[list[float]] = [[] for _ in options]
-        deadline = time.perf_counter() + self.time_budget
-        deals = 0
-        timed = self.iterations is None
-        last = len(moves) - 1
-        while True:
-            start = Start.of(determinize(view, self.rng, rules))
-            for i, move in enumerate(moves):
-                results[i].append(start.playout(seat, move))
-                if timed and deals and i < last and time.perf_counter() >= deadline:
-                    for partial in results[: i + 1]:
-                        partial.pop()  # every candidate is judged on the same deals
-                    break
-            else:
-                deals += 1
-                if timed:
-                    done = (
-                        time.perf_counter() >= deadline
-                        or deals >= MAX_DEALS
-                        or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
-                    )
-                else:
-                    assert self.iterations is not None  # not timed: a number of deals
-                    done = deals >= self.iterations
-                if not done:
-                    continue
-            break
-        self.last_deals = deals
+        results = search(view, options, self.rng, iterations=self.iterations, time_budget=self.time_budget)
+        self.last_deals = len(results[0])
         preferred = choice_key(default)
         totals = [sum(r) for r in results]
         best = max(range(len(options)), key=lambda i: (totals[i], choice_key(options[i]) == preferred))
         return options[best]
+
+
+def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iterations: int | None = None,
+           time_budget: float = DEFAULT_BUDGET) -> list[list[float]]:
+    """Each of ``options`` (moves of the play-phase ``view``) played to the end on the same
+    random deals of the unseen cards (:func:`~.sampling.determinize`, from ``rng``): one list per
+    option of its playouts' scores (1 a win, 0 a loss; see :func:`score`), all of one length.
+
+    With ``iterations`` exactly that many deals; otherwise until ``time_budget`` seconds, a
+    settled choice or :data:`MAX_DEALS`.  Reads nothing but the view.
+
+    >>> from bistrot.oti import OtiGame, OtiRules
+    >>> game = OtiGame.from_position(OtiRules(players=2), ["5D QD", ""], ["", "KC"], ["", ""],
+    ...     pile="2C")
+    >>> search(game.view(0), ["play 5D", "play QD"], random.Random(1), iterations=3)
+    [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+    """
+    seat = view["seat"]
+    rules = OtiRules.from_dict(view["rules"])
+    moves = [first_move(action) for action in options]
+    results: list[list[float]] = [[] for _ in options]
+    deadline = time.perf_counter() + time_budget
+    deals = 0
+    timed = iterations is None
+    last = len(moves) - 1
+    while True:
+        start = Start.of(determinize(view, rng, rules))
+        for i, move in enumerate(moves):
+            results[i].append(start.playout(seat, move))
+            if timed and deals and i < last and time.perf_counter() >= deadline:
+                for partial in results[: i + 1]:
+                    partial.pop()  # every candidate is judged on the same deals
+                break
+        else:
+            deals += 1
+            if timed:
+                done = (
+                    time.perf_counter() >= deadline
+                    or deals >= MAX_DEALS
+                    or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
+                )
+            else:
+                assert iterations is not None  # not timed: a number of deals
+                done = deals >= iterations
+            if not done:
+                continue
+        break
+    return results
 
 
 def settled(results: list[list[float]]) -> bool:

@@ -1,0 +1,73 @@
+"""Analysis of a game's record, decision by decision, as chess sites analyse games.
+
+The record's actions are replayed through the engine and every decision with a choice is
+judged from what the deciding seat could see at that moment:
+
+* **Omi** (:mod:`.omi`): each trump choice (from the chooser's four cards) and each card played
+  with a choice, by the hard player's sampling of the unseen cards and double-dummy solving, in
+  **tokens**; each card also with every hand open (``dd_loss``, tricks);
+* **Oti** (:mod:`.oti`): each move of the play phase with a choice, by the hard player's Monte
+  Carlo search, in **win chance**.
+
+Each decision gets a mark (inaccuracy, mistake, blunder) and each player an accuracy
+(:mod:`.marks`).  Pure Python and the existing solvers: it runs wherever the engines run.
+``progress(done, total)`` is called after each decision judged.  See docs/analysis.md.
+
+>>> from bistrot.oti import OtiGame, OtiRules
+>>> game = OtiGame.from_position(OtiRules(players=2), ["5D QD", ""], ["", "KC"], ["", ""],
+...     pile="2C")
+>>> game.apply("play 5D"); game.apply("play QD")
+>>> seen = []
+>>> found = analyze_record(game.record(), samples=4, progress=lambda done, total: seen.append(done))
+>>> found.game, [m.index for m in found.moves], found.players[0].accuracy, seen
+('oti', [0], 100.0, [1])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bistrot.analysis import omi, oti
+from bistrot.analysis.load import read_game
+from bistrot.analysis.marks import MARKS, OMI, OTI, Thresholds
+from bistrot.analysis.result import Analysis, Decision, PlayerSummary, Progress
+
+__all__ = [
+    "MARKS", "OMI", "OTI", "Analysis", "Decision", "PlayerSummary", "Progress", "Thresholds",
+    "analyze", "analyze_record", "default_samples", "read_game",
+]
+
+
+def default_samples(game: str, solver: str = "auto", players: int = 4) -> int:
+    """The layouts (Omi: fewer with the built-in solver) or deals (Oti) judged per decision
+    unless told otherwise.
+
+    >>> default_samples("omi", "dds"), default_samples("omi", "python"), default_samples("oti")
+    (64, 32, 200)
+    """
+    if game == "omi":
+        return omi.default_samples(players, solver)
+    if game == "oti":
+        return oti.DEFAULT_SAMPLES
+    raise ValueError(f"there is no analysis of {game!r}; games analysed: omi, oti")
+
+
+def analyze(game: Any, samples: int | None = None, seed: int = 0, progress: Progress | None = None,
+            solver: str = "auto") -> Analysis:
+    """Analyse a game (an :class:`~bistrot.omi.OmiGame` or :class:`~bistrot.oti.OtiGame`, finished
+    or not: the actions so far); ``samples`` per decision (None: :func:`default_samples`),
+    ``seed`` for the random draws, ``solver`` for Omi's double-dummy solver."""
+    from bistrot.omi import OmiGame
+    from bistrot.oti import OtiGame
+
+    if isinstance(game, OmiGame):
+        return omi.analyze(game, samples, seed, progress, solver)
+    if isinstance(game, OtiGame):
+        return oti.analyze(game, oti.DEFAULT_SAMPLES if samples is None else samples, seed, progress)
+    raise ValueError(f"there is no analysis of {type(game).__name__}; games analysed: omi, oti")
+
+
+def analyze_record(text: object, samples: int | None = None, seed: int = 0,
+                   progress: Progress | None = None, solver: str = "auto") -> Analysis:
+    """:func:`analyze` the game of a record's text; ``ValueError`` for a bad record."""
+    return analyze(read_game(text), samples, seed, progress, solver)
