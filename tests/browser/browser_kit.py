@@ -49,15 +49,18 @@ def missing_browser() -> str | None:
 class Server:
     """One ``bistrot serve`` subprocess; ``restart()`` keeps the port and the database."""
 
-    def __init__(self, db: Path, port: int = 0, grace_s: float = 30.0) -> None:
-        self.db, self.port, self.grace_s = db, port, grace_s
+    def __init__(
+        self, db: Path, port: int = 0, grace_s: float = 30.0, host: str = "127.0.0.1",
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.db, self.port, self.grace_s, self.host, self.extra = db, port, grace_s, host, extra
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "bistrot", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        cmd = [sys.executable, "-m", "bistrot", "serve", "--host", self.host, "--port", str(self.port),
                "--db", str(self.db), "--bot-delay-ms", "0", "--grace-s", str(self.grace_s),
-               "--log-level", "warning"]
+               "--log-level", "warning", *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env=env, start_new_session=True)
@@ -69,7 +72,9 @@ class Server:
             rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
             self.stop()
             raise RuntimeError(f"bistrot serve did not start: {line}{rest}")
-        self.base, self.port = match.group(1), int(match.group(2))
+        self.port = int(match.group(2))
+        # Listening on every interface: the page is opened at loopback, as on the machine itself.
+        self.base = f"http://127.0.0.1:{self.port}" if self.host == "0.0.0.0" else match.group(1)
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=2) as answer:

@@ -35,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         " redis://HOST:PORT/N (also BISTROT_REDIS_URL); run several such servers behind one address",
     )
     serve.add_argument(
+        "--public-url",
+        default=None,
+        help="the address people reach this card room at, scheme://host[:port] (behind a reverse"
+        " proxy, or a name for this machine; also BISTROT_PUBLIC_URL): invite links and QR codes use it",
+    )
+    serve.add_argument(
         "--bot-delay-ms", type=int, default=None, help="default pause before each computer move"
     )
     serve.add_argument(
@@ -59,6 +65,7 @@ def _run(args: argparse.Namespace) -> int:
         "db": args.db,
         "database_url": args.database_url,
         "redis_url": args.redis_url,
+        "public_url": args.public_url,
         "bot_delay_ms": args.bot_delay_ms,
         "grace_s": args.grace_s,
     }
@@ -93,6 +100,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     print(f"bistrot card room: open {address(sock)} (database {where})", flush=True)
     app = create_app(settings)
+    app.state.listen_host = args.host  # where share links can point (server/sharing.py)
     start_fetch(app)  # offline play: get Pyodide in the background if it is missing (server/offline.py)
     server = uvicorn_server(app, settings, log_level=args.log_level)
     server.run(sockets=[sock])

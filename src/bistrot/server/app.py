@@ -45,6 +45,7 @@ from bistrot.server.protocol import (
     PlayChallenge,
     Rematch,
     SeatAuth,
+    Sharing,
     TableInfo,
 )
 from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
@@ -52,6 +53,7 @@ from bistrot.server.redis_quota import RedisTableQuota
 from bistrot.server.room import Room
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
+from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origin
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage
 from bistrot.tablecore.errors import TableError
@@ -236,6 +238,21 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
             "acts": room.act_latency.summary(),
             "store": stats() if stats else None,
         }
+
+    @app.get("/api/room", response_model=Sharing, tags=["server"])
+    async def room_sharing(request: Request) -> dict[str, Any]:
+        """Where the links a player shares should point (``public_url``, else this machine's
+        network address when the page was opened at a loopback one), and whether they open on
+        this machine only."""
+        listen_host = getattr(request.app.state, "listen_host", None)
+        origin, local_only = share_origin(
+            room.settings.public_url,
+            request.url.hostname or "",
+            request.url.port,
+            listen_host,
+            network_address() if listen_host in EVERY_INTERFACE else None,
+        )
+        return {"share_origin": origin, "local_only": local_only}
 
     @app.get("/api/games", response_model=GameList, tags=["games"])
     async def list_games() -> Any:

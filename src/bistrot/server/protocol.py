@@ -245,6 +245,15 @@ class GameInfo(BaseModel):
     modes: list[Mode]
 
 
+class Sharing(BaseModel):
+    """``GET /api/room``: where the links a player shares should point."""
+
+    share_origin: str | None
+    """The origin for invite, watch and challenge links; null: the page's own address."""
+    local_only: bool
+    """Whether such links open on this machine only (the page says so next to them)."""
+
+
 class GameList(BaseModel):
     """``GET /api/games``."""
 

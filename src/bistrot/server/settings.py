@@ -123,6 +123,12 @@ class Settings(BaseSettings):
     or at once once it has grown past this (64 MiB), so a burst of writes does not leave a huge
     file behind (SQLite never shrinks it by itself)."""
 
+    public_url: str | None = None
+    """The address people reach this card room at, ``scheme://host[:port]`` (behind a reverse
+    proxy, or a name for this machine): invite, watch and challenge links and their QR codes use
+    it.  Unset, links use the address the page was opened at, or, when that is this machine's
+    loopback and the server listens on every interface, the machine's network address."""
+
     database_url: str | None = None
     """A PostgreSQL database (``postgresql://USER@HOST:PORT/DB``) instead of the SQLite file
     ``db``.  Its schema is created or upgraded on start (Alembic migrations).  Alone, one server
@@ -143,12 +149,24 @@ class Settings(BaseSettings):
             raise ValueError("redis_url joins nodes over a shared database: set database_url too")
         return self
 
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        return _origin(value, "public_url")
+
     @field_validator("allowed_origins")
     @classmethod
     def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        origins = tuple(v.strip().rstrip("/").lower() for v in value)
-        for origin in origins:
-            scheme, sep, rest = origin.partition("://")
-            if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
-                raise ValueError(f"an origin is scheme://host[:port], not {origin!r}")
-        return origins
+        return tuple(_origin(v, "an origin") for v in value)
+
+
+def _origin(value: str, what: str) -> str:
+    """``value`` as an origin (``scheme://host[:port]``, lower case, no trailing slash);
+    ValueError naming ``what`` otherwise."""
+    origin = value.strip().rstrip("/").lower()
+    scheme, sep, rest = origin.partition("://")
+    if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
+        raise ValueError(f"{what} is scheme://host[:port], not {value!r}")
+    return origin

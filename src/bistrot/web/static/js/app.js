@@ -8,6 +8,7 @@ import { challengePage } from "./challenge.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { get, post } from "./api.js";
+import { loadSharing } from "./sharing.js";
 import { loadCatalog, allGames, gameInfo, labelOf, levelsOf } from "./catalog.js";
 // Offline play (docs/offline.md): install the service worker, tables on this device.
 import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSaved } from "./offline.js";
@@ -194,7 +195,8 @@ function route() {
 pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
-const [catalog] = await Promise.allSettled([loadCatalog(), setLanguage(detectLanguage(), { remember: false })]);
+const [catalog] = await Promise.allSettled([
+  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing()]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
 // Only now: the first language set above must not route the page a second time.

@@ -3,6 +3,7 @@ import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { toast } from "./dom.js";
+import { linksLocalOnly } from "./sharing.js";
 
 export function qrSvg(text, label) {
   const qr = qrcode(0, "M");
@@ -15,8 +16,9 @@ export function qrSvg(text, label) {
   return el;
 }
 
-/** A share box: the link as text, a copy button, and its QR code. */
-export function shareBox(url, { title, testId } = {}) {
+/** A share box: the link as text, a copy button, its QR code, and (`localNote`) a word when
+ * the link opens on this machine only. */
+export function shareBox(url, { title, testId, localNote = true } = {}) {
   const input = h("input", { class: "share-link", type: "text", readonly: true, value: url,
     "aria-label": title || t("share.link"), dataset: { testid: testId || "share-link" },
     onfocus: (e) => e.target.select() });
@@ -35,5 +37,6 @@ export function shareBox(url, { title, testId } = {}) {
   return h("div", { class: "share" },
     title && h("p", { class: "share-title" }, title),
     h("div", { class: "share-row" }, input, copy),
+    localNote && linksLocalOnly() && h("p", { class: "share-note", dataset: { testid: "share-local-only" } }, t("share.local_only")),
     h("div", { class: "qr-box" }, qrSvg(url, t("share.qr_label"))));
 }

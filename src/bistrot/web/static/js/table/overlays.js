@@ -7,7 +7,8 @@ import { t } from "../i18n.js";
 import { shareBox } from "../qr.js";
 import { challengeComparison } from "../challenge.js";
 import { rendererFor } from "../games/index.js";
-import { rematch, challenge, startNow, loadComparison, absolute } from "./requests.js";
+import { rematch, challenge, startNow, loadComparison } from "./requests.js";
+import { shareUrl } from "../sharing.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -37,9 +38,9 @@ export function waitingRoom(T, view, ctx) {
   const open = (view.seats || []).filter((s) => s.kind === "open").length;
   const isCreator = held.creator && held.seats?.[0]?.seat === 0;
   return dialog(t("lobby.title"), h("div", { class: "lobby" },
-    held.join_url ? shareBox(absolute(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
+    held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
     held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
-      shareBox(absolute(held.watch_url), { testId: "watch-link" })) : null,
+      shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
     h("ul", { class: "lobby-seats" }, (view.seats || []).map((s) => h("li", { dataset: { kind: s.kind } },
       h("span", { class: "avatar" }, s.kind === "open" ? "·" : (ctx.name(s.seat) || "?").charAt(0).toUpperCase()),
       s.kind === "open" ? t("lobby.open_seat") : ctx.name(s.seat)))),

@@ -4,8 +4,7 @@ import { toast } from "../dom.js";
 import { post, get } from "../api.js";
 import { localRematch } from "../offline.js";
 import { saveTable } from "../store.js";
-
-export const absolute = (url) => new URL(url, location.origin).href;
+import { shareUrl } from "../sharing.js";
 
 /** The next game with the same people: the server's rematch table (or this device's). */
 export async function rematch(T) {
@@ -40,7 +39,7 @@ export async function challenge(T) {
   const token = held.seats?.find((s) => s.seat === S.showSeat)?.token || held.seats?.[0]?.token;
   try {
     const answer = await post(`/api/tables/${tableId}/challenge`, { token });
-    S.challenge = { id: answer.challenge, url: absolute(answer.challenge_url) };
+    S.challenge = { id: answer.challenge, url: shareUrl(answer.challenge_url) };
     T.render();
   } catch (error) {
     toast(error.message, "error");
