@@ -42,6 +42,7 @@ messages = st.fixed_dictionaries(
         "action": st.sampled_from(["trump H", "play 7S", "dance", "kapothi", ""]) | json_values,
         "seat": st.integers(-2, 5) | json_values,
         "seq": st.integers(-1, 99) | json_values,
+        "text": st.text(max_size=260) | st.sampled_from([" \n ", "x" * 200, "x" * 201]) | json_values,
     },
 )
 texts = st.text(max_size=200) | messages.map(json.dumps) | st.binary(max_size=50).map(
@@ -60,6 +61,12 @@ def test_any_text_is_answered_and_changes_nothing_until_proposed(text, audience)
         assert reply["type"] in ANSWER_TYPES
         if reply["type"] == "reject":
             assert reply["code"] and reply["message"]
+    if step.chat is not None:  # a chat message, cleaned: one line of 1 to 200 characters
+        assert not step.replies and step.proposal is None and step.chat.seat == audience is not None
+        said = step.chat.text
+        assert 1 <= len(said) <= 200 and said == said.strip()
+        assert not any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in said)
+        assert step.chat.n == 1 and step.id == json.loads(text).get("id")
     if step.proposal is not None:
         assert not step.replies and audience is not None and step.proposal.seat == audience
         proposed = core.propose(step.proposal, 0.0)

@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bistrot import bots, games
@@ -260,6 +262,8 @@ class LocalRoom:
         table = self._table(table_id)
         step = table.receive(seat, text)
         out: Out = [(conn, msg) for msg in step.replies]
+        if step.chat is not None:  # (kept in memory only: this device is the whole table)
+            out += self._route(table_id, table.chat_stored(replace(step.chat, at=time.time())))
         if step.proposal is None:
             return out
         proposed = table.propose(step.proposal, 0.0)

@@ -6,7 +6,9 @@ third-party import, so that two hosts speak exactly the same protocol: the card 
 runs in the browser under Pyodide when the page is offline).
 
 >>> parse_client_message('{"type": "act", "id": "m1", "action": "play TH"}')
-ClientMessage(type='act', id='m1', key='"m1"', action='play TH', seat=None)
+ClientMessage(type='act', id='m1', key='"m1"', action='play TH', seat=None, text=None)
+>>> parse_client_message('{"type": "chat", "id": 3, "text": "well played"}').text
+'well played'
 >>> parse_client_message('{"type": "act", "action": "play TH"}')
 Traceback (most recent call last):
 ...
@@ -28,7 +30,9 @@ from typing import Any
 
 MAX_ID_CHARS = 64
 MAX_SAFE_INT = 2**53
-CLIENT_TYPES = ("act", "ping", "sync")
+CLIENT_TYPES = ("act", "ping", "sync", "chat")
+#: A chat message's text as sent, before the table cleans it (a bound on what is read).
+MAX_CHAT_TEXT = 1000
 
 
 class BadMessage(Exception):
@@ -50,6 +54,7 @@ class ClientMessage:
     key: str | None
     action: str | None = None
     seat: int | None = None
+    text: str | None = None  # a chat message's
 
 
 def _valid_id(value: Any) -> bool:
@@ -93,6 +98,11 @@ def parse_client_message(text: str) -> ClientMessage:
             "characters or an integer",
         )
     key = None if raw_id is None else json.dumps(raw_id)
+    if kind == "chat":
+        said = data.get("text")
+        if not isinstance(said, str) or len(said) > MAX_CHAT_TEXT:
+            raise BadMessage("bad_chat", 'a chat message needs a "text" of at most 200 characters', echo)
+        return ClientMessage(kind, raw_id, key, text=said)
     if kind != "act":
         return ClientMessage(kind, raw_id, key)
     action = data.get("action")

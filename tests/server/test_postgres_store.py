@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 from test_storage_contract import SEATS, ev, table
 
 from bistrot.server import migrations
 from bistrot.server.postgres import PostgresStorage
 from bistrot.server.schema import room_metadata
-from bistrot.server.storage import LeaseLost, SeatRecord, StoredTable, StoreUnusable
+from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, StoredTable, StoreUnusable
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -83,7 +84,7 @@ def test_migrating_creates_the_schema_of_the_models_and_again_changes_nothing(ur
             migrations.upgrade(conn)
         with engine.connect() as conn:
             assert sorted(inspect(conn).get_table_names()) == [
-                "alembic_version", "challenges", "events", "nodes", "seats", "tables",
+                "alembic_version", "challenges", "chat", "events", "nodes", "seats", "tables",
             ]  # fmt: skip
             assert {i["name"] for i in inspect(conn).get_indexes("tables")} == {
                 "tables_status", "tables_challenge", "tables_owner",
@@ -95,6 +96,22 @@ def test_migrating_creates_the_schema_of_the_models_and_again_changes_nothing(ur
             migrations.upgrade(conn)  # at head already: nothing is made again
         assert sql(url, tables_now) == made
         assert sql(url, "SELECT version_num FROM alembic_version") == [(migrations.head(),)]
+    finally:
+        engine.dispose()
+
+
+def test_a_database_of_an_older_bistrot_is_upgraded_keeping_its_rows(url: str) -> None:
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(migrations.config(conn), "0001")  # as the first release left it
+            conn.execute(text("INSERT INTO nodes VALUES ('old', now(), now())"))
+        with engine.connect() as conn:
+            migrations.upgrade(conn)
+        with engine.connect() as conn:
+            assert "chat" in inspect(conn).get_table_names()
+            assert compare_metadata(MigrationContext.configure(conn), room_metadata(cluster=True)) == []
+        assert sql(url, "SELECT id FROM nodes") == [("old",)]
     finally:
         engine.dispose()
 
@@ -281,6 +298,9 @@ async def test_release_lets_another_node_claim(url: str) -> None:
     assert await b.claim("t") and await a.owner("t") == "node-b"
     with pytest.raises(LeaseLost, match="owned by node-b"):
         await a.append("t", [ev(1)], "playing", None)
+    with pytest.raises(LeaseLost, match="owned by node-b"):  # its chat is fenced too
+        await a.add_chat("t", ChatLine(1, 0, None, "hi", 1.0))
+    await b.add_chat("t", ChatLine(1, 0, None, "hi", 1.0))
     await b.append("t", [ev(1)], "playing", None)
     with pytest.raises(RuntimeError, match="live already"):  # a live id is one process's
         await b.register_node()

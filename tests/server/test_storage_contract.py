@@ -41,12 +41,14 @@ from bistrot.server.postgres import PostgresStorage
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import (
     ChallengeRecord,
+    ChatLine,
     EventRecord,
     SeatRecord,
     Storage,
     StoredTable,
     TableRecord,
 )
+from bistrot.tablecore.chat import KEPT as CHAT_KEPT
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -514,6 +516,31 @@ async def test_writes_to_an_unknown_table_are_refused(kit: Kit) -> None:
         await store.create_table(table("ghost"), SEATS)
         assert await store.load_table("ghost") == StoredTable(table("ghost"), SEATS, [])
         assert await store.load_table("t1") == StoredTable(table("t1"), SEATS, [])
+
+
+# ---------------------------------------------------------------------------- chat
+
+
+@contract
+async def test_chat_comes_back_with_its_table_the_last_ones_in_order(kit: Kit) -> None:
+    names = ["Kasun ✓", None, None]
+    lines = [ChatLine(n, n % 4, names[n % 3], f"message {n} é\"'", 1.7e9 + n) for n in range(1, 56)]
+    async with kit.store() as store:
+        await store.create_table(table("t1"), SEATS)
+        await store.create_table(table("other"), SEATS)
+        for line in lines[:3]:
+            await store.add_chat("t1", line)
+        assert (await loaded(store, "t1")).chat == lines[:3]
+        for line in lines[3:]:
+            await store.add_chat("t1", line)
+        with kit.refused():  # a number is stored once
+            await store.add_chat("t1", replace(lines[0], text="again"))
+        with kit.refused():  # and only for a table that exists
+            await store.add_chat("ghost", lines[0])
+        assert (await loaded(store, "other")).chat == []
+    async with kit.store() as store:  # durable; the last KEPT, oldest first
+        assert (await loaded(store, "t1")).chat == lines[-CHAT_KEPT:]
+        assert await store.load_table("ghost") is None
 
 
 # ---------------------------------------------------------------------------- seats, rematches

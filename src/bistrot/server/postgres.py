@@ -44,13 +44,16 @@ from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
     challenge_record,
     challenge_row,
+    chat_insert,
     room_metadata,
     seat_row,
-    table_record,
+    stored_table,
+    table_queries,
     table_row,
 )
 from bistrot.server.storage import (
     ChallengeRecord,
+    ChatLine,
     DamagedRecord,
     EventRecord,
     LeaseLost,
@@ -68,6 +71,7 @@ tables = _schema.tables["tables"]
 seats = _schema.tables["seats"]
 events = _schema.tables["events"]
 challenges = _schema.tables["challenges"]
+chat = _schema.tables["chat"]
 nodes = _schema.tables["nodes"]
 
 #: Seconds to reach the server, then for any one statement (PostgreSQL's statement_timeout): a
@@ -410,6 +414,16 @@ class PostgresStorage:
 
         await self._write(write)
 
+    async def add_chat(self, table_id: str, line: ChatLine) -> None:
+        # Fenced like every write of a table: only its owner, while its lease lasts.
+        statement = chat_insert(chat, tables, table_id, line, *self._fence())
+
+        async def write(conn: AsyncConnection) -> None:
+            if not (await conn.execute(statement)).all():
+                await self._why_not(conn, table_id)
+
+        await self._write(write)
+
     def _fence(self) -> list[ColumnElement[bool]]:
         if self.node is None:
             return []
@@ -446,30 +460,16 @@ class PostgresStorage:
     async def load_table(self, table_id: str) -> StoredTable | None:
         # One snapshot for the three queries: a table's row and its events from one commit.
         try:
+            table_query, seats_query, events_query, chat_query = table_queries(table_id)
             async with self._connection("REPEATABLE READ") as conn:
-                row = (await conn.execute(select(tables).where(tables.c.id == table_id))).mappings().first()
+                row = (await conn.execute(table_query)).mappings().first()
                 if row is None:
                     return None
-                seat_rows = (
-                    await conn.execute(
-                        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
-                    )
-                ).mappings()
-                event_rows = (
-                    await conn.execute(
-                        select(events).where(events.c.table_id == table_id).order_by(events.c.seq)
-                    )
-                ).mappings()
-                return StoredTable(
-                    table_record(row),
-                    [
-                        SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"])
-                        for r in seat_rows
-                    ],
-                    [
-                        EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"])
-                        for r in event_rows
-                    ],
+                return stored_table(
+                    row,
+                    (await conn.execute(seats_query)).mappings(),
+                    (await conn.execute(events_query)).mappings(),
+                    (await conn.execute(chat_query)).mappings(),
                 )
         except (ValueError, TypeError, KeyError) as err:  # a JSON column that is not JSON, ...
             raise DamagedRecord(f"table {table_id}: {type(err).__name__}: {err}") from err

@@ -6,14 +6,15 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c
-(['challenges', 'events', 'seats', 'tables'], False)
+(['challenges', 'chat', 'events', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(cluster.tables), "owner" in cluster.tables["tables"].c
-(['challenges', 'events', 'nodes', 'seats', 'tables'], True)
+(['challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import (
@@ -27,9 +28,23 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    exists,
+    insert,
+    literal,
+    select,
 )
+from sqlalchemy.sql import Insert, Select
+from sqlalchemy.sql.elements import ColumnElement
 
-from bistrot.tablecore.records import ChallengeRecord, SeatRecord, TableRecord
+from bistrot.tablecore.chat import KEPT as CHAT_KEPT
+from bistrot.tablecore.records import (
+    ChallengeRecord,
+    ChatLine,
+    EventRecord,
+    SeatRecord,
+    StoredTable,
+    TableRecord,
+)
 
 
 def room_metadata(*, cluster: bool = False) -> MetaData:
@@ -85,6 +100,16 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("time", Float, nullable=False),
     )
     Table(
+        "chat",  # a table's chat messages, numbered from 1 (tablecore/chat.py)
+        metadata,
+        Column("table_id", String, primary_key=True),
+        Column("n", Integer, primary_key=True),
+        Column("seat", Integer, nullable=False),
+        Column("name", String),
+        Column("text", String, nullable=False),
+        Column("at", Float, nullable=False),
+    )
+    Table(
         "challenges",
         metadata,
         Column("id", String, primary_key=True),
@@ -112,6 +137,7 @@ metadata = room_metadata()
 tables = metadata.tables["tables"]
 seats = metadata.tables["seats"]
 events = metadata.tables["events"]
+chat = metadata.tables["chat"]
 challenges = metadata.tables["challenges"]
 
 
@@ -191,3 +217,50 @@ def challenge_row(c: ChallengeRecord) -> dict[str, Any]:
 def challenge_record(r: Any) -> ChallengeRecord:
     """A :class:`ChallengeRecord` from a ``challenges`` row (a mapping)."""
     return ChallengeRecord(r["id"], r["table_id"], r["seat"], r["computers"], r["created_at"])
+
+
+def chat_row(table_id: str, line: ChatLine) -> dict[str, Any]:
+    """The ``chat`` row of one message of ``table_id``."""
+    return {
+        "table_id": table_id, "n": line.n, "seat": line.seat, "name": line.name, "text": line.text,
+        "at": line.at,
+    }
+
+
+def table_queries(table_id: str) -> tuple[Select[Any], Select[Any], Select[Any], Select[Any]]:
+    """What loading a table reads: its row, its seats, its events, its last chat messages."""
+    last_chat = select(chat).where(chat.c.table_id == table_id).order_by(chat.c.n.desc()).limit(CHAT_KEPT)
+    return (
+        select(tables).where(tables.c.id == table_id),
+        select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat),
+        select(events).where(events.c.table_id == table_id).order_by(events.c.seq),
+        last_chat,
+    )
+
+
+def stored_table(
+    row: Any, seat_rows: Iterable[Any], event_rows: Iterable[Any], chat_rows: Iterable[Any]
+) -> StoredTable:
+    """A :class:`StoredTable` from the rows of :func:`table_queries` (mappings)."""
+    said = [ChatLine(r["n"], r["seat"], r["name"], r["text"], r["at"]) for r in chat_rows]
+    done = [
+        EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"]) for r in event_rows
+    ]
+    return StoredTable(
+        table_record(row),
+        [SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"]) for r in seat_rows],
+        done,
+        sorted(said, key=lambda line: line.n),
+    )
+
+
+def chat_insert(
+    into: Table, tables_of: Table, table_id: str, line: ChatLine, *fence: ColumnElement[bool]
+) -> Insert:
+    """Insert one chat message of ``table_id`` (into ``into``) only if that table exists (in
+    ``tables_of``) and ``fence`` holds; it returns the number of the row added (none otherwise:
+    RETURNING, as the drivers' row counts of an INSERT ... SELECT differ)."""
+    row = chat_row(table_id, line)
+    values = select(*(literal(v).label(k) for k, v in row.items()))
+    there = exists().where(tables_of.c.id == table_id, *fence)
+    return insert(into).from_select(list(row), values.where(there)).returning(into.c.n)

@@ -51,16 +51,19 @@ from bistrot.server.schema import (
     challenge_record,
     challenge_row,
     challenges,
-    events,
+    chat,
+    chat_insert,
     metadata,
     seat_row,
     seats,
-    table_record,
+    stored_table,
+    table_queries,
     table_row,
     tables,
 )
 from bistrot.server.storage import (
     ChallengeRecord,
+    ChatLine,
     DamagedRecord,
     EventRecord,
     ResultRow,
@@ -355,6 +358,15 @@ class SQLiteStorage:
 
         await self._write(write)
 
+    async def add_chat(self, table_id: str, line: ChatLine) -> None:
+        statement = chat_insert(chat, tables, table_id, line)
+
+        def write(conn: Connection) -> None:
+            if not conn.execute(statement).all():
+                raise LookupError(f"no table {table_id!r}")
+
+        await self._write(write)
+
     # ------------------------------------------------------------------ reads
 
     async def _read(self, fn: Callable[[Connection], T]) -> T:
@@ -373,23 +385,17 @@ class SQLiteStorage:
         return await asyncio.to_thread(run)
 
     async def load_table(self, table_id: str) -> StoredTable | None:
+        table_query, seats_query, events_query, chat_query = table_queries(table_id)
+
         def read(conn: Connection) -> StoredTable | None:
-            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            row = conn.execute(table_query).mappings().first()
             if row is None:
                 return None
-            seat_rows = conn.execute(
-                select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
-            ).mappings()
-            event_rows = conn.execute(
-                select(events).where(events.c.table_id == table_id).order_by(events.c.seq)
-            ).mappings()
-            return StoredTable(
-                table_record(row),
-                [SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"]) for r in seat_rows],
-                [
-                    EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"])
-                    for r in event_rows
-                ],
+            return stored_table(
+                row,
+                conn.execute(seats_query).mappings(),
+                conn.execute(events_query).mappings(),
+                conn.execute(chat_query).mappings(),
             )
 
         try:

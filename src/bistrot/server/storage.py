@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from bistrot.tablecore.records import (
     ChallengeRecord,
+    ChatLine,
     EventRecord,
     ResultRow,
     SeatRecord,
@@ -24,6 +25,7 @@ from bistrot.tablecore.records import (
 
 __all__ = [
     "ChallengeRecord",
+    "ChatLine",
     "DamagedRecord",
     "EventRecord",
     "LeaseLost",
@@ -80,13 +82,17 @@ class Storage(Protocol):
         """Replace the given seats' records and set the table's status, atomically."""
         ...
 
+    async def add_chat(self, table_id: str, line: ChatLine) -> None:
+        """Store one chat message of a table (numbered ``line.n``, after the stored ones)."""
+        ...
+
     async def create_challenge(self, challenge: ChallengeRecord) -> None:
         """Store a new challenge."""
         ...
 
     async def load_table(self, table_id: str) -> StoredTable | None:
-        """A table with its seats and events, or None; :class:`DamagedRecord` if its rows cannot
-        be read as records."""
+        """A table with its seats, events and last chat messages (:data:`~bistrot.tablecore.chat.
+        KEPT`), or None; :class:`DamagedRecord` if its rows cannot be read as records."""
         ...
 
     async def unfinished(self) -> list[str]:

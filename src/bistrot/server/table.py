@@ -15,17 +15,17 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
-from bistrot.server.storage import LeaseLost, SeatRecord, Storage, StoredTable
+from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, Out, TableCore
 from bistrot.tablecore.plan import OVER, PLAYING
-from bistrot.wire import dumps
+from bistrot.wire import dumps, reject
 
 log = logging.getLogger("bistrot.server.table")
 
@@ -268,6 +268,8 @@ class Table:
         step = self.core.receive(_audience(who), text)
         for message in step.replies:
             reply(message)
+        if step.chat is not None:
+            await self._chat(step.chat, step.id, reply)
         if step.proposal is None:
             return
         proposed = self.core.propose(step.proposal, time.time())
@@ -284,6 +286,19 @@ class Table:
             reply(answer)
         self._deliver(out)
         self._after_change()
+
+    async def _chat(self, line: ChatLine, id: Any, reply: Reply) -> None:
+        # Stored before anyone sees it, as an action is.
+        line = replace(line, at=time.time())
+        try:
+            await self.services.storage.add_chat(self.id, line)
+        except Exception as err:
+            log.warning("table %s: a chat message could not be stored: %s", self.id[:6], type(err).__name__)
+            if isinstance(err, LeaseLost) and self.services.lost is not None:
+                self.services.lost(self.id)
+            reply(reject(id, "storage_error", "the message could not be stored; nothing was sent, try again"))
+            return
+        self._deliver(self.core.chat_stored(line))
 
     async def _store(self, commit: Commit) -> None:
         try:

@@ -35,7 +35,7 @@ failed, :meth:`TableCore.abort` (the table is put back as it was).
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,9 +43,11 @@ from typing import Any
 from bistrot import games
 from bistrot.errors import IllegalAction
 from bistrot.seeding import derive
+from bistrot.tablecore import chat
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import COMPUTER, HUMAN, OPEN, OVER, PLAYING, WAITING
 from bistrot.tablecore.records import (
+    ChatLine,
     EventRecord,
     SeatRecord,
     StoredTable,
@@ -113,6 +115,8 @@ class Step:
 
     replies: list[dict[str, Any]] = field(default_factory=list)
     proposal: Proposal | None = None
+    chat: ChatLine | None = None  # a chat message to store (its ``at`` set by the host), then send
+    id: Any = None  # the message's id (a refusal of the chat message by the host echoes it)
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,8 @@ class TableCore:
             s: OrderedDict() for s in range(self.players)
         }
         self._tokens = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
+        self.chat: deque[ChatLine] = deque(stored.chat[-chat.KEPT :], maxlen=chat.KEPT)
+        self._chat_count = stored.chat[-1].n if stored.chat else 0
 
     # ------------------------------------------------------------------ facts
 
@@ -385,15 +391,17 @@ class TableCore:
 
     def catch_up(self, audience: Audience, since: int | None) -> list[dict[str, Any]]:
         """What a connection opened with ``since`` (the last seq it saw) is sent first: the
-        states it missed, one per seq, or one fresh state when that is too far back."""
+        states it missed, one per seq, or one fresh state when that is too far back; then the
+        chat kept (each message numbered: the page shows one it has already once)."""
+        said = [chat.chat_message(line) for line in self.chat]  # after the states: the table first
         if since is None or not 0 <= since < self.seq or self.seq - since > self.replay_limit:
-            return [self.state(self.game, self.seq, audience, None)]
+            return [self.state(self.game, self.seq, audience, None), *said]
         game = self.rebuilt(since)
         out = []
         for event in self.history[since:]:
             game.apply(event.action, seat=event.actor)
             out.append(self.state(game, event.seq, audience, event))
-        return out
+        return out + said
 
     # ------------------------------------------------------------------ who is here
 
@@ -460,6 +468,8 @@ class TableCore:
             return Step([self.state(self.game, self.seq, audience, None)])
         if audience is None:
             return Step([reject(msg.id, "spectator", "spectators watch; they cannot act")])
+        if msg.type == "chat":
+            return self._chat(audience, msg.id, msg.text or "")
         if msg.seat is not None and msg.seat != audience:
             text = f"this connection holds seat {audience}, not seat {msg.seat}"
             return Step([reject(msg.id, "not_your_seat", text)])
@@ -471,6 +481,24 @@ class TableCore:
         if old is not None:
             return Step([old])
         return Step(proposal=Proposal(audience, msg.action, HUMAN, msg.key, msg.id))
+
+    def _chat(self, seat: int, id: Any, text: str) -> Step:
+        if self.table.mode not in chat.MODES:
+            return Step([reject(id, "chat_closed", f"a {self.table.mode} table has no chat")])
+        try:
+            cleaned = chat.clean(text)
+        except TableError as err:
+            return Step([reject(id, err.code, err.message)])
+        line = ChatLine(self._chat_count + 1, seat, self.seats[seat].record.name, cleaned, 0.0)
+        return Step(chat=line, id=id)
+
+    def chat_stored(self, line: ChatLine) -> Out:
+        """A chat message is stored: kept (the last :data:`chat.KEPT`), and sent to every seat
+        and spectator."""
+        self.chat.append(line)
+        self._chat_count = line.n
+        message = chat.chat_message(line)
+        return [(a, message) for a in self.audiences()]
 
     def propose(self, proposal: Proposal, now: float) -> Commit | dict[str, Any]:
         """Apply a proposal: the :class:`Commit` to store, or the ``reject`` (nothing changed;

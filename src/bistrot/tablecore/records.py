@@ -71,6 +71,18 @@ class EventRecord:
     time: float
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One chat message of a table, the ``n``-th: who wrote it (``seat``, its ``name`` then), what,
+    and when (seconds since the epoch)."""
+
+    n: int
+    seat: int
+    name: str | None
+    text: str
+    at: float
+
+
 @dataclass
 class ChallengeRecord:
     """A challenge on the deal of ``table``, played from ``seat``."""
@@ -89,6 +101,7 @@ class StoredTable:
     table: TableRecord
     seats: list[SeatRecord]
     events: list[EventRecord] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)  # the last CHAT_KEPT, oldest first
 
 
 @dataclass(frozen=True)
