@@ -8,8 +8,11 @@ breaks the page, it only mixes two languages. These tests find the gaps:
   list of texts awaiting a native speaker, are notes, not texts), of the same JSON type and
   shape, with the same ``{name}`` placeholders (``t(key, params)`` replaces ``{name}`` by
   ``params.name``; a placeholder the translation lacks loses a value, one it invents shows up
-  raw). Plural forms ``<key>.<CLDR category>`` follow each language's own categories: Chinese
-  has no ``one`` form, so ``omi.tricks_n.one`` is neither needed nor useful there;
+  raw). A counted text is a family of plural forms ``<key>.<CLDR category>`` (``js/i18n.js``
+  ``plural(key, n)`` picks one by ``Intl.PluralRules(lang).select(n)``), never a plain ``<key>``
+  beside them: every family has its ``.other``, and each language exactly the forms its language
+  needs (``PLURAL_NEEDED``: Chinese has no ``one``, French's ``one`` covers 0 and 1), none its
+  language never selects; no text says "token(s)" or "place(s) libre(s)";
 - every refusal code the engines, the server or the page itself can produce has a text
   ``reject.<code>`` in every language (the page shows ``reject.<code>``, else the server's
   English message: the table page's ``rejectText``, app.js join). The codes are read from the sources,
@@ -48,6 +51,15 @@ PLURAL_CATEGORIES = {
     "ta": {"one", "other"},
 }
 CLDR_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+# The forms each language's files carry for every counted text (French "many", for a million,
+# falls back to "other").
+PLURAL_NEEDED = {
+    "en": {"one", "other"},
+    "fr": {"one", "other"},
+    "zh": {"other"},
+    "si": {"one", "other"},
+    "ta": {"one", "other"},
+}
 
 
 # ---------------------------------------------------------------------------- the dictionaries
@@ -82,11 +94,23 @@ OTHERS = [lang for lang in LANGS if lang != "en"]
 
 
 def plural_base(key: str, english: dict[str, Any]) -> tuple[str, str] | None:
-    """``("omi.tricks_n", "one")`` for ``omi.tricks_n.one`` when English has ``omi.tricks_n``."""
+    """``("omi.tricks_n", "one")`` for ``omi.tricks_n.one`` when English has the family
+    (``omi.tricks_n.other``)."""
     base, _, category = key.rpartition(".")
-    if category in CLDR_CATEGORIES and base in english:
+    if category in CLDR_CATEGORIES and f"{base}.other" in english:
         return base, category
     return None
+
+
+def families(words: dict[str, Any]) -> set[str]:
+    """The counted texts of a dictionary: the bases of its ``.<category>`` keys."""
+    return {key.rpartition(".")[0] for key in words if key.rpartition(".")[2] in CLDR_CATEGORIES}
+
+
+def model(key: str, english: dict[str, Any]) -> Any:
+    """The English text a translated key is compared with (a plural form: English's ``other``)."""
+    plural = plural_base(key, english)
+    return english.get(key, english[f"{plural[0]}.other"] if plural else None)
 
 
 def shape(value: Any) -> Any:
@@ -142,10 +166,9 @@ def test_same_types_as_english(lang: str) -> None:
     english, mine = load("en"), load(lang)
     wrong = []
     for key, value in mine.items():
-        plural = plural_base(key, english)
-        model = english.get(key, english[plural[0]] if plural else None)
-        if model is not None and shape(value) != shape(model):
-            wrong.append((lang, key, shape(model), shape(value)))
+        theirs = model(key, english)
+        if theirs is not None and shape(value) != shape(theirs):
+            wrong.append((lang, key, shape(theirs), shape(value)))
     for item in wrong:
         print("type differs", item)
     assert not wrong, f"types differ from English: {wrong}"
@@ -156,17 +179,65 @@ def test_same_placeholders_as_english(lang: str) -> None:
     english, mine = load("en"), load(lang)
     wrong = []
     for key, value in mine.items():
-        plural = plural_base(key, english)
-        model = english.get(key, english[plural[0]] if plural else None)
-        if model is None or shape(value) != shape(model):
+        theirs_text = model(key, english)
+        if theirs_text is None or shape(value) != shape(theirs_text):
             continue  # reported by the tests above
-        for theirs, ours in zip(strings(model), strings(value), strict=True):
+        for theirs, ours in zip(strings(theirs_text), strings(value), strict=True):
             want, have = set(PLACEHOLDER.findall(theirs)), set(PLACEHOLDER.findall(ours))
             if want != have:
                 wrong.append((lang, key, f"lacks {sorted(want - have)}, invents {sorted(have - want)}"))
     for item in wrong:
         print("placeholders differ", item)
     assert not wrong, f"placeholders differ from English: {wrong}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_counted_texts_have_the_forms_of_their_language(lang: str) -> None:
+    english, mine = load("en"), load(lang)
+    wrong = []
+    for base in sorted(families(english) | families(mine)):
+        forms = {key.rpartition(".")[2] for key in mine if key.rpartition(".")[0] == base
+                 and key.rpartition(".")[2] in CLDR_CATEGORIES}
+        if f"{base}.other" not in english:
+            wrong.append((lang, base, "a plural form English does not count (no .other)"))
+        if base in mine or base in english:
+            wrong.append((lang, base, "a plain key beside its plural forms"))
+        if forms and "other" not in forms:
+            wrong.append((lang, base, "no .other"))
+        if forms - PLURAL_CATEGORIES[lang]:
+            never = sorted(forms - PLURAL_CATEGORIES[lang])
+            wrong.append((lang, base, f"forms the language never selects: {never}"))
+        if PLURAL_NEEDED[lang] - forms:
+            wrong.append((lang, base, f"missing forms: {sorted(PLURAL_NEEDED[lang] - forms)}"))
+    for item in wrong:
+        print(item)
+    assert not wrong, wrong
+
+
+OPTIONAL_ENDING = re.compile(r"\w\((?:s|e|es|x|n)\)")  # token(s), reporté(e)(s), place(s)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_counts_with_an_optional_ending(lang: str) -> None:
+    found = [(key, text) for key, value in load(lang).items() for text in strings(value)
+             if OPTIONAL_ENDING.search(text)]
+    assert not found, f"use a plural family (js/i18n.js plural()) instead: {found}"
+
+
+def test_the_page_asks_for_plural_forms_that_exist() -> None:
+    english = load("en")
+    calls = [(path.name, key) for path in sorted(JS.rglob("*.js"))
+             for key in re.findall(r'\bplural\(\s*"([\w.]+)"', path.read_text(encoding="utf-8"))]
+    assert calls, "plural() is not used"
+    unknown = [(where, key) for where, key in calls if f"{key}.other" not in english]
+    assert not unknown, f"plural() of keys that have no plural forms: {unknown}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_review_notes_name_real_keys(lang: str) -> None:
+    raw = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    stale = [key for key in raw.get("_review", []) if key not in raw]
+    assert not stale, f"_review names keys the file does not have (renamed?): {stale}"
 
 
 # ---------------------------------------------------------------------------- the refusal codes

@@ -52,26 +52,69 @@ export async function setLanguage(code, { remember = true } = {}) {
 
 export const language = () => current;
 
+/** Refusals whose server message says nothing the translated text does not: shown alone.
+ * Others (a rules option out of range, a card that must follow suit...) keep the server's
+ * specifics after the translation. */
+const PLAIN = new Set([
+  "not_your_turn", "rate_limited", "busy", "spectator", "not_started", "table_moving", "node_unreachable",
+  "unknown_table", "bad_invite", "table_full", "table_over", "not_joinable", "bad_level", "chat_too_long",
+  "bad_chat", "chat_closed",
+]);
+
 /** A refusal of the server (an ApiError or a reject message) in the page's language, by its
- * code; the server's own English message only for a code the page has no text for. */
+ * code (with the server's specifics when they add something); the server's own message only
+ * for a code the page has no text for. */
 export function refusal(error) {
   const key = `reject.${error.code}`;
-  return has(key) ? t(key) : error.message;
+  if (!has(key)) return error.message || error.code;
+  return error.message && !PLAIN.has(error.code) ? `${t(key)} (${error.message})` : t(key);
 }
 export const onLanguageChange = (cb) => listeners.add(cb);
 
-/** Translate `key`, filling {name} placeholders from `params`. */
-export function t(key, params = {}) {
-  const mine = dictionaries[current] || {};
-  const english = dictionaries.en || {};
-  // Plural forms are optional keys "<key>.<CLDR category>" ("seat.cards_n.one"); each language
-  // falls back to its own plain key before English, so a sentence never mixes two languages.
-  let plural = null;
-  if (typeof params.n === "number") plural = `${key}.${new Intl.PluralRules(current).select(params.n)}`;
-  const englishPlural = typeof params.n === "number" ? `${key}.${new Intl.PluralRules("en").select(params.n)}` : null;
-  let text = (plural && mine[plural]) ?? mine[key] ?? (englishPlural && english[englishPlural]) ?? english[key] ?? key;
+const pluralRules = {};
+/** The CLDR plural category of `n` in `lang` ("one", "other", ...). */
+const category = (lang, n) => (pluralRules[lang] ||= new Intl.PluralRules(lang)).select(n);
+
+/** The text of `key` in `dict`: with a count `n`, the plural form "<key>.<category>" of `lang`
+ * (else "<key>.other"), else the plain key; undefined when the dictionary has none. */
+function lookup(dict, lang, key, n) {
+  if (typeof n === "number" && Number.isFinite(n)) {
+    const form = dict[`${key}.${category(lang, n)}`] ?? dict[`${key}.other`];
+    if (form !== undefined) return form;
+  }
+  return dict[key] ?? dict[`${key}.other`];
+}
+
+function fill(text, params) {
   for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
+}
+
+/** Translate `key`, filling {name} placeholders from `params`. A numeric `params.n` picks the
+ * plural form, as plural() does. */
+export function t(key, params = {}) {
+  const n = typeof params.n === "number" ? params.n : undefined;
+  // Each language falls back to its own forms before English, so a sentence never mixes two.
+  const text = lookup(dictionaries[current] || {}, current, key, n) ?? lookup(dictionaries.en || {}, "en", key, n) ?? key;
+  return fill(text, params);
+}
+
+/**
+ * A counted text: "<key>.<category>" for `n` by the language's own rules
+ * (`Intl.PluralRules(lang).select(n)`: English and Tamil "one" for 1 only, French and Sinhala
+ * for 0 and 1, Chinese "other" always), falling back to "<key>.other". `{n}` is `n`, the other
+ * placeholders come from `params`. The files carry the forms each language needs (see
+ * tests/test_translations.py): `lobby.waiting_n.one`, `lobby.waiting_n.other`, ...
+ */
+export const plural = (key, n, params = {}) => t(key, { ...params, n });
+
+/** `items` joined as "a, b or c" in the current language (Intl.ListFormat, disjunction). */
+export function orList(items) {
+  try {
+    return new Intl.ListFormat(current, { type: "disjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
 }
 
 /** ``key`` when the current language has it, else ``fallback`` (for optional wordings). */

@@ -2,7 +2,7 @@
 // into action texts, and says what the table shows between two views (the trick just taken, the
 // hand just finished), which sounds go with them and who won.
 import { h } from "../dom.js";
-import { t, tPrefer } from "../i18n.js";
+import { t, plural } from "../i18n.js";
 import { cardEl, cardBack, cardPretty, suitEl, SUITS, SUIT_SYMBOL } from "../cards.js";
 import { seatPlate } from "../seats.js";
 
@@ -16,6 +16,20 @@ export function omiPositions(view, me) {
   const out = {};
   for (let seat = 0; seat < n; seat++) out[seat] = spots[(seat - me + n) % n];
   return out;
+}
+
+/** Whether `seat` is the person looking at the page: their own actions are said to them ("You
+ * play 8♠"), in words of their own. Not at a hot-seat table, where the device goes round. */
+export const isYou = (ctx, seat) => ctx.me !== null && ctx.me !== undefined && !ctx.neutral && seat === ctx.me;
+
+/** Who a scoring side is to the viewer: "you" (3 players, their own), "us" or "them" (a team, to
+ * a player of either), else "team" (a named team of two) or "player" (a named player). The
+ * suffix of the texts that have a side as their subject. */
+export function sideSubject(view, side, ctx) {
+  const seated = ctx.me !== null && ctx.me !== undefined && !ctx.neutral;
+  if (view.players === 3) return seated && side === ctx.me ? "you" : "player";
+  if (!seated) return "team";
+  return side === ctx.me % 2 ? "us" : "them";
 }
 
 /** The name of a scoring side: a team (4 players) or a player (3). */
@@ -48,15 +62,20 @@ export function omiScore(view, ctx) {
       sides.map((side) => h("div", { class: ["score-side", side === mySide && "mine"], dataset: { side } },
         h("span", { class: "side-name" }, sideName(view, side, ctx)),
         h("span", { class: "side-tokens", dataset: { testid: `tokens-${side}` },
-          "aria-label": t("omi.tokens_of", { n: view.tokens[side], target: view.rules.target }) },
+          "aria-label": plural("omi.tokens_of", view.tokens[side], { target: view.rules.target }) },
         h("strong", {}, String(view.tokens[side])), h("small", {}, ` / ${view.rules.target}`)),
         tokenPips(view.tokens[side], view.rules.target),
         h("span", { class: "side-tricks", dataset: { testid: `tricks-${side}` } },
-          t("omi.tricks_n", { n: view.tricks_won[side] }))))),
+          plural("omi.tricks_n", view.tricks_won[side]))))),
     view.carry > 0 && h("div", { class: "score-carry", dataset: { testid: "carry" } },
-      t("omi.carry", { n: view.carry })),
+      plural("omi.carry", view.carry)),
     h("div", { class: "score-hand" }, t("omi.hand_n", { n: view.hand_number })));
 }
+
+/** "10 of hearts, played by Ama" (or "... by you"), a card's spoken label on the table. */
+const playedBy = (card, seat, ctx) => (isYou(ctx, seat)
+  ? t("omi.played_by_you", { card: ctx.cardName(card) })
+  : t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }));
 
 function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
   const n = view.players;
@@ -65,7 +84,7 @@ function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
     const pos = positions[seat];
     const el = cardEl(card, {
       extraClass: ["trick-card", `at-${pos}`, fresh.has(card) && "enter", winner === seat && "winning"].filter(Boolean).join(" "),
-      label: t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }),
+      label: playedBy(card, seat, ctx),
     });
     el.style.zIndex = String(i + 1);
     return el;
@@ -97,7 +116,7 @@ export function renderOmi(view, ctx) {
           && h("span", { class: "badge partner" }, t("omi.partner")),
       ],
     }),
-    h("div", { class: "backs", "aria-label": t("seat.cards_n", { n: count }), role: "img" }, backs)));
+    h("div", { class: "backs", "aria-label": plural("seat.cards_n", count), role: "img" }, backs)));
   }
 
   // The trick in the middle: the current one, or the one just completed (held for a moment).
@@ -106,8 +125,8 @@ export function renderOmi(view, ctx) {
   } : null);
   const centre = h("div", { class: "trick", dataset: { testid: "trick" }, "aria-label": t("omi.trick"), role: "group" },
     showing ? trickCards(view, positions, showing, ctx, ctx.fresh || new Set()) : null,
-    ctx.heldTrick && h("div", { class: "trick-winner" }, ctx.heldTrick.winner === view.seat
-      ? tPrefer("omi.you_take_trick", "omi.takes_trick", { name: ctx.name(view.seat) })
+    ctx.heldTrick && h("div", { class: "trick-winner" }, isYou(ctx, ctx.heldTrick.winner)
+      ? t("omi.you_take_trick")
       : t("omi.takes_trick", { name: ctx.name(ctx.heldTrick.winner) })));
 
   // Choosing trump (only the chooser has these actions, and only their first four cards).
@@ -142,7 +161,7 @@ export function renderOmi(view, ctx) {
     legal.has("kapothi") && h("button", { type: "button", class: "btn gold", dataset: { action: "kapothi" },
       disabled: !canAct, onclick: () => ctx.act("kapothi") }, t("omi.kapothi")),
     view.kapothi_announced !== null && view.kapothi_announced !== undefined
-      && h("span", { class: "badge kapothi-on" }, t("omi.kapothi_announced", { side: sideName(view, view.kapothi_announced, ctx) })));
+      && h("span", { class: "badge kapothi-on" }, kapothiAnnounced(view, ctx)));
 
   const mine = ctx.me === null || ctx.me === undefined ? null
     : h("div", { class: ["seat", "seat-bottom", "me", view.to_move === ctx.me && "to-move"], dataset: { seat: ctx.me } },
@@ -159,14 +178,27 @@ export function renderOmi(view, ctx) {
     h("div", { class: "bottom" }, mine, actions, handEl));
 }
 
+/** "Kapothi announced by Ama & Kasun", or "We announced kapothi" to a player of that team. */
+function kapothiAnnounced(view, ctx) {
+  const subject = sideSubject(view, view.kapothi_announced, ctx);
+  if (subject === "us" || subject === "them" || subject === "you") return t(`omi.kapothi_announced_${subject}`);
+  return t("omi.kapothi_announced", { side: sideName(view, view.kapothi_announced, ctx) });
+}
+
 /** Plain words for one finished hand, from the view's `results` entry. */
 export function describeResult(view, result, ctx) {
   if (result.side === null || result.side === undefined) {
-    return t("omi.result_tie", { carry: result.carry });
+    return plural("omi.result_tie", result.carry);
   }
-  const who = sideName(view, result.side, ctx);
-  const key = result.kapothi ? "omi.result_kapothi" : "omi.result_win";
-  return t(key, { side: who, n: result.tokens, tricks: result.tricks[result.side] });
+  const side = sideName(view, result.side, ctx);
+  const tokens = plural("omi.plus_tokens", result.tokens);
+  if (result.kapothi) {
+    // the side is the sentence's subject: "We took all 8 tricks", "Ama & Kasun took ..."
+    const subject = sideSubject(view, result.side, ctx);
+    const key = subject === "player" ? "omi.result_kapothi" : `omi.result_kapothi_${subject}`;
+    return t(key, { side, tokens });
+  }
+  return t("omi.result_win", { side, tokens, tricks: plural("omi.tricks_n", result.tricks[result.side]) });
 }
 
 /** The last trick, on demand. */
@@ -178,10 +210,10 @@ export function lastTrickPanel(view, ctx) {
     h("div", { class: "last-trick-cards" }, last.cards.map((card, i) => {
       const seat = (last.leader + i) % n;
       return h("figure", { class: ["last-card", seat === last.winner && "winner"] },
-        cardEl(card, { label: t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }) }),
+        cardEl(card, { label: playedBy(card, seat, ctx) }),
         h("figcaption", {}, ctx.name(seat)));
     })),
-    h("p", {}, t("omi.took_trick", { name: ctx.name(last.winner) })));
+    h("p", {}, isYou(ctx, last.winner) ? t("omi.took_trick_you") : t("omi.took_trick", { name: ctx.name(last.winner) })));
 }
 
 /** The hands played so far, as a table. */
@@ -194,7 +226,7 @@ export function resultsTable(view, ctx) {
       h("td", {}, String(r.hand)),
       h("td", {}, suitEl(r.trump), h("span", { class: "sr-only" }, t(`suit.${r.trump}`))),
       sides.map((s) => h("td", { class: r.side === s ? "won" : "" }, String(r.tricks[s]))),
-      h("td", {}, r.side === null || r.side === undefined ? t("omi.carried", { n: r.carry })
+      h("td", {}, r.side === null || r.side === undefined ? plural("omi.carried", r.carry)
         : `${sideName(view, r.side, ctx)} +${r.tokens}${r.kapothi ? " ★" : ""}`)))));
 }
 
@@ -231,15 +263,17 @@ function sounds(before, view, last) {
   return out;
 }
 
-/** The action log's line: "Ama plays 10♥", "Kasun chooses hearts". */
+/** The action log's line: "Ama plays 10♥", "Kasun chooses hearts"; "You play 10♥" for the
+ * viewer's own. */
 function describe(msg, ctx) {
   const last = msg.last;
   if (!last) return "";
   const name = ctx.name(last.seat);
+  const you = isYou(ctx, last.seat) ? "_you" : "";
   const [verb, arg] = last.action.split(" ");
-  if (verb === "play") return t("omi.log_play", { name, card: cardPretty(arg) });
-  if (verb === "trump") return t("omi.log_trump", { name, suit: t(`suit.${arg}`) });
-  if (verb === "kapothi") return t("omi.log_kapothi", { name });
+  if (verb === "play") return t(`omi.log_play${you}`, { name, card: cardPretty(arg) });
+  if (verb === "trump") return t(`omi.log_trump${you}`, { name, suit: t(`suit.${arg}`) });
+  if (verb === "kapothi") return t(`omi.log_kapothi${you}`, { name });
   return `${name}: ${last.action}`;
 }
 
@@ -248,8 +282,9 @@ function describe(msg, ctx) {
 function over(view, ctx) {
   const me = ctx.me;
   const mySide = me === null || me === undefined || ctx.neutral ? null : sideOf(view, me);
-  const title = mySide === null ? t("over.side_won", { side: sideName(view, view.winner, ctx) })
-    : view.winner === mySide ? t("over.you_won") : t("over.you_lost");
+  const title = mySide !== null ? (view.winner === mySide ? t("over.you_won") : t("over.you_lost"))
+    : view.players === 3 ? t("over.player_won", { name: ctx.name(view.winner) })
+      : t("over.side_won", { side: sideName(view, view.winner, ctx) });
   const detail = h("div", {},
     h("p", { class: "final-score" }, (view.players === 4 ? [0, 1] : [0, 1, 2])
       .map((s) => `${sideName(view, s, ctx)} ${view.tokens[s]}`).join(" · ")),

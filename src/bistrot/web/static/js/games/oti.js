@@ -1,11 +1,81 @@
 // The Oti renderer (shape: games/index.js): the pile, the draw pile, everybody's table cards and
 // hand sizes, your hand. Renders one seat's view and turns clicks into the engine's action texts.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { cardEl, cardBack, parseCard, rankText } from "../cards.js";
+import { t, plural, orList } from "../i18n.js";
+import { cardEl, cardBack, parseCard } from "../cards.js";
 import { seatPlate } from "../seats.js";
 
 const cardsOf = (action) => action.split(/\s+/).slice(1);
+
+/** Whether `seat` is the person looking at the page (their own actions are said to them: "You
+ * play 8♠"); not at a hot-seat table, where the device goes round. */
+const isYou = (ctx, seat) => ctx.me !== null && ctx.me !== undefined && !ctx.neutral && seat === ctx.me;
+
+/** The cards that go on anything (docs RULES.md, Oti, "Magic cards": 2, 5 and 10, whatever the
+ * options), and the values in order. */
+const MAGIC = ["2", "5", "10"];
+const VALUES = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+/** "9 or higher, or a 2, 5 or 10: they go on anything": what goes on a pile asking for `value`
+ * (the magic cards below it; those above are "higher" already). */
+export function toBeatHint(value) {
+  const magic = MAGIC.filter((m) => VALUES.indexOf(m) < VALUES.indexOf(value));
+  return plural("oti.to_beat", magic.length, { v: value, magic: orList(magic) });
+}
+
+/** All the cards `seat` still has: hand, face up and face down. */
+const cardsLeft = (view, seat) => (view.hand_counts[seat] || 0) + (view.face_up[seat] || []).length + (view.face_down[seat] || 0);
+
+/** The newest event of the history that put `card` on the pile (a play or a flip), or null. */
+function eventOf(view, card) {
+  const history = view.history || [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const e = history[i];
+    if ((e.action?.startsWith("play") || e.action === "flip") && (e.cards || []).includes(card)) return e;
+  }
+  return null;
+}
+
+const centreOf = (r) => ({ x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 });
+
+/**
+ * Where the cards just put on the pile fly in from: the seat that played each (from the view's
+ * history), and the offset from that seat's place on screen to the card's place on the pile, read
+ * from the table still on screen (the previous state's: the card is still in the hand or on the
+ * face-up cards it left). Computed once per new state and kept in ctx.ui, so that a render of the
+ * same state builds equal nodes and the flight is not restarted. {card: {seat, dx, dy}}
+ */
+function flights(view, ctx, shown) {
+  const ui = ctx.ui || {};
+  if (ui.flights && ui.flights.fresh === ctx.fresh) return ui.flights.at;
+  const at = {};
+  ui.flights = { fresh: ctx.fresh, at };
+  if (!ctx.fresh?.size || typeof document === "undefined") return at;
+  const felt = document.querySelector(".felt.oti");
+  const pileBox = felt?.querySelector(".pile-cards")?.getBoundingClientRect();
+  const cardBox = felt?.querySelector(".oti-centre .card")?.getBoundingClientRect();
+  shown.forEach((card, i) => {
+    if (!ctx.fresh.has(card)) return;
+    const event = eventOf(view, card);
+    if (!event || event.seat === null || event.seat === undefined) return;
+    const flight = { seat: event.seat, dx: null, dy: null };
+    at[card] = flight;
+    if (!felt || !pileBox || !cardBox) return;
+    const mine = event.seat === ctx.me;
+    const area = mine ? felt.querySelector(".oti-me") : felt.querySelector(`.oti-seat[data-seat="${event.seat}"]`);
+    if (!area) return;
+    const from = area.querySelector(`[data-card="${card}"], [data-shown="${card}"]`)
+      || (event.from === "hand" ? area.querySelector(mine ? ".hand" : ".oti-hand-count") : area.querySelector(".table-cards"))
+      || area;
+    const origin = centreOf(from.getBoundingClientRect());
+    // the card's place on the pile (.pile-card: left i * 18%, top i * 2% of .pile-cards)
+    const x = pileBox.left + i * 0.18 * pileBox.width + cardBox.width / 2;
+    const y = pileBox.top + i * 0.02 * pileBox.height + cardBox.height / 2;
+    flight.dx = Math.round(origin.x - x);
+    flight.dy = Math.round(origin.y - y);
+  });
+  return at;
+}
 
 /** The legal actions of a view, sorted into what the page needs. */
 export function otiOptions(legal) {
@@ -58,7 +128,7 @@ function tableCards(view, seat, ctx, options) {
       upCard ? options.upCard(upCard) : null));
   }
   return h("div", { class: ["table-cards", options.mine && "mine"], role: "group",
-    "aria-label": t("oti.table_cards", { up: up.length, down }) }, cells);
+    "aria-label": t("oti.table_cards", { up: plural("oti.face_up_n", up.length), down: plural("oti.face_down_n", down) }) }, cells);
 }
 
 function otherSeat(view, seat, ctx) {
@@ -72,7 +142,7 @@ function otherSeat(view, seat, ctx) {
       badges: [out >= 0 && h("span", { class: "badge out" }, t("oti.place", { n: out + 1 })),
         view.phase === "swap" && view.ready[seat] && h("span", { class: "badge ready" }, t("oti.ready_badge"))],
     }),
-    h("div", { class: "oti-hand-count", dataset: { testid: `hand-count-${seat}` }, "aria-label": t("seat.cards_n", { n: count }) },
+    h("div", { class: "oti-hand-count", dataset: { testid: `hand-count-${seat}` }, "aria-label": plural("seat.cards_n", count) },
       h("div", { class: "backs" }, backs), h("span", { class: "count" }, String(count))),
     known.length ? h("div", { class: "known", "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
       known.slice(0, 6).map((c) => cardEl(c, { extraClass: "micro", label: ctx.cardName(c) })),
@@ -100,20 +170,32 @@ export function renderOti(view, ctx) {
   // The draw pile and the pile.
   const pile = view.pile || [];
   const shown = pile.slice(-4);
+  const from = flights(view, ctx, shown);
+  const pileCard = (c, i) => {
+    const flight = from[c];
+    const fresh = ctx.fresh?.has(c);
+    const el = cardEl(c, { extraClass: ["pile-card", fresh && "enter", fresh && flight && (flight.seat === me ? "from-me" : "from-other")]
+      .filter(Boolean).join(" "), label: ctx.cardName(c) });
+    el.style.setProperty("--i", String(i));
+    if (fresh && flight) {
+      el.dataset.fromSeat = String(flight.seat);
+      if (flight.dx !== null) {
+        el.style.setProperty("--from-x", `${flight.dx}px`);
+        el.style.setProperty("--from-y", `${flight.dy}px`);
+      }
+    }
+    return el;
+  };
   const centre = h("div", { class: "oti-centre" },
-    h("div", { class: "draw", dataset: { testid: "draw-pile" }, "aria-label": t("oti.draw_n", { n: view.draw_pile }), role: "img" },
+    h("div", { class: "draw", dataset: { testid: "draw-pile" }, "aria-label": plural("oti.draw_n", view.draw_pile), role: "img" },
       view.draw_pile > 0 ? cardBack("pile-back") : h("div", { class: "card ghost" }),
       h("span", { class: "pile-label" }, t("oti.draw_short", { n: view.draw_pile }))),
     h("div", { class: "pile", dataset: { testid: "pile", count: view.pile_count } },
-      h("div", { class: "pile-cards", role: "group", "aria-label": t("oti.pile_n", { n: view.pile_count }) },
-        shown.length ? shown.map((c, i) => {
-          const el = cardEl(c, { extraClass: ["pile-card", ctx.fresh?.has(c) && "enter"].filter(Boolean).join(" "), label: ctx.cardName(c) });
-          el.style.setProperty("--i", String(i));
-          return el;
-        }) : h("div", { class: "card ghost empty-pile" }, t("oti.empty"))),
-      h("span", { class: "pile-label" }, t("oti.pile_short", { n: view.pile_count }),
-        view.to_beat ? h("span", { class: "to-beat" }, " · " + t("oti.to_beat", { v: rankText(view.to_beat === "10" ? "T" : view.to_beat) })) : null)),
-    h("div", { class: "burnt", "aria-label": t("oti.burnt_n", { n: (view.burnt || []).length }) },
+      h("div", { class: "pile-cards", role: "group", "aria-label": plural("oti.pile_n", view.pile_count) },
+        shown.length ? shown.map(pileCard) : h("div", { class: "card ghost empty-pile" }, t("oti.empty"))),
+      h("span", { class: "pile-label" }, t("oti.pile_short", { n: view.pile_count })),
+      view.to_beat ? h("span", { class: "pile-label to-beat", dataset: { testid: "to-beat" } }, toBeatHint(view.to_beat)) : null),
+    h("div", { class: "burnt", "aria-label": plural("oti.burnt_n", (view.burnt || []).length) },
       (view.burnt || []).length ? cardBack("burnt-back") : h("div", { class: "card ghost" }),
       h("span", { class: "pile-label" }, t("oti.burnt_short", { n: (view.burnt || []).length }))));
 
@@ -184,22 +266,24 @@ export function renderOti(view, ctx) {
   return h("div", { class: ["felt", "oti", `players-${n}`], dataset: { phase: view.phase } }, others, centre, bottom);
 }
 
-/** A line for the action log: "Ama plays 7♥ 7♠", "Kasun picks up the pile". */
+/** A line for the action log: "Ama plays 7♥ 7♠", "Kasun picks up the pile"; the viewer's own
+ * in words of their own: "You play 7♥ 7♠". */
 export function describeOtiEvent(event, ctx) {
   if (!event || event.seat === null || event.seat === undefined) return "";
   const name = ctx.name(event.seat);
+  const you = isYou(ctx, event.seat) ? "_you" : "";
   const cards = (event.cards || []).map(ctx.cardPretty).join(" ");
   let text;
-  if (event.action === "pickup") text = t("oti.log_pickup", { name, n: (event.cards || []).length });
-  else if (event.action === "flip") text = t("oti.log_flip", { name, cards });
-  else if (event.action?.startsWith("play")) text = t("oti.log_play", { name, cards });
-  else if (event.action === "ready") text = t("oti.log_ready", { name });
-  else if (event.action?.startsWith("swap")) text = t("oti.log_swap", { name });
+  if (event.action === "pickup") text = plural(`oti.log_pickup${you}`, (event.cards || []).length, { name });
+  else if (event.action === "flip") text = t(`oti.log_flip${you}`, { name, cards });
+  else if (event.action?.startsWith("play")) text = t(`oti.log_play${you}`, { name, cards });
+  else if (event.action === "ready") text = t(`oti.log_ready${you}`, { name });
+  else if (event.action?.startsWith("swap")) text = t(`oti.log_swap${you}`, { name });
   else text = `${name}: ${event.action}`;
   if (event.effect === "burn") text += " — " + t("oti.effect_burn");
   if (event.effect === "close") text += " — " + t("oti.effect_close");
-  if (event.effect === "again") text += " — " + t("oti.effect_again");
-  if (event.out) text += " — " + t("oti.effect_out", { name });
+  if (event.effect === "again") text += " — " + t(`oti.effect_again${you}`);
+  if (event.out) text += " — " + t(`oti.effect_out${you}`, { name });
   return text;
 }
 
@@ -216,13 +300,34 @@ function sounds(before, view, last) {
   return out;
 }
 
-/** The end of the game: who got rid of their cards first, and the order the others went out. */
+/** Everybody's place: those out in the order they went out, then the others by the cards they
+ * have left (fewest first; equal counts share a place). [{seat, place, left}] */
+export function ranking(view) {
+  const out = view.out || [];
+  const rows = out.map((seat, i) => ({ seat, place: i + 1, left: cardsLeft(view, seat) }));
+  const rest = [];
+  for (let seat = 0; seat < view.players; seat++) if (!out.includes(seat)) rest.push({ seat, left: cardsLeft(view, seat) });
+  rest.sort((a, b) => a.left - b.left || a.seat - b.seat);
+  for (const row of rest) {
+    row.place = out.length + 1 + rest.filter((r) => r.left < row.left).length;
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The end of the game: "You won!" or "You lost" (the winner's name to a spectator or at a
+ * hot-seat table), then every player's place and the cards they have left. */
 function over(view, ctx) {
-  const me = ctx.me;
-  const title = me !== null && me !== undefined && !ctx.neutral && view.winner === me ? t("over.you_won")
-    : t("over.player_won", { name: ctx.name(view.winner) });
-  const detail = h("ol", { class: "ranking" }, (view.out || []).map((s) => h("li", {}, ctx.name(s))));
-  if (view.end_reason === "repetition") detail.append(h("p", { class: "hint" }, t("oti.repetition")));
+  const seated = ctx.me !== null && ctx.me !== undefined && !ctx.neutral;
+  const winner = t("over.player_won", { name: ctx.name(view.winner) });
+  const title = !seated ? winner : view.winner === ctx.me ? t("over.you_won") : t("over.you_lost");
+  const detail = h("div", {},
+    seated && view.winner !== ctx.me ? h("p", { class: "final-score" }, winner) : null,
+    h("ol", { class: "ranking", dataset: { testid: "ranking" } }, ranking(view).map((row) => h("li", {
+      value: String(row.place), class: isYou(ctx, row.seat) && "mine", dataset: { seat: row.seat } },
+    h("strong", {}, ctx.name(row.seat)), " — ",
+    row.left ? plural("oti.cards_left", row.left) : t("oti.no_cards_left")))),
+    view.end_reason === "repetition" ? h("p", { class: "hint" }, t("oti.repetition")) : null);
   return { title, detail };
 }
 

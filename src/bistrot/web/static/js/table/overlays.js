@@ -9,6 +9,7 @@ import { challengeComparison } from "../challenge.js";
 import { rendererFor } from "../games/index.js";
 import { rematch, challenge, startNow, loadComparison } from "./requests.js";
 import { shareUrl } from "../sharing.js";
+import { chatPanel, hasChat } from "./chat.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -28,6 +29,7 @@ export function panel(T, view, ctx) {
   if (S.panel === "help") {
     return dialog(t("help.title"), h("ul", { class: "help" }, renderer.helpKeys.map((k) => h("li", {}, t(k)))), close);
   }
+  if (S.panel === "chat") return dialog(t("chat.title"), chatPanel(T, ctx), close, "chat-overlay");
   const own = renderer.panels.find((p) => p.id === S.panel);
   return own ? dialog(t(own.title), own.render(view, ctx), close) : null;
 }
@@ -46,7 +48,10 @@ export function waitingRoom(T, view, ctx) {
       s.kind === "open" ? t("lobby.open_seat") : ctx.name(s.seat)))),
     h("p", {}, t("lobby.waiting_n", { n: open })),
     isCreator ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
-      t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts"))), null, "lobby-overlay");
+      t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
+    // People waiting for the others talk here; in the game, the top bar's Chat button.
+    hasChat(T) ? h("section", { class: "lobby-chat" }, h("h3", {}, t("chat.title")), chatPanel(T, ctx)) : null),
+  null, "lobby-overlay");
 }
 
 /** The end of the game: the renderer's title and detail, then rematch, challenge, home. */

@@ -7,6 +7,7 @@ import { cardName, cardPretty } from "../cards.js";
 import { soundOn, setSound } from "../sound.js";
 import { rendererFor } from "../games/index.js";
 import { panel, waitingRoom, overScreen, passScreen, summaryBox } from "./overlays.js";
+import { chatButton } from "./chat.js";
 
 /** A seat's name: the one typed on this device (hot seat), the server's, or a plain one. */
 export function nameOf(T, view, seat) {
@@ -69,6 +70,7 @@ function topbar(T, view) {
     h("span", { class: "spacer" }),
     panels.map((p) => h("button", { type: "button", class: "icon-btn", dataset: { action: p.action },
       onclick: () => T.openPanel(p.id), title: t(p.title) + (p.key ? ` (${p.key.toUpperCase()})` : "") }, t(p.title))),
+    chatButton(T),
     view?.is_over && S.overClosed && h("button", { type: "button", class: "icon-btn", onclick: () => { S.overClosed = false; T.render(); } },
       t("over.result")),
     soundButton(T),

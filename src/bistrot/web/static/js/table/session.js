@@ -5,13 +5,14 @@
 // hand-over between the people of a hot-seat table. The page never decides a rule: it shows the
 // view it is sent and sends the action clicked.
 import { toast, notice } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, refusal } from "../i18n.js";
 import { webSocketTransport } from "../transport.js";
 // Offline play: a table of this device is reached through the worker, with the same protocol.
 import { workerTransport } from "../worker-transport.js";
 import { play as playSound } from "../sound.js";
 import { rendererFor } from "../games/index.js";
 import { stepSounds } from "./sounds.js";
+import { chatReceived } from "./chat.js";
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
@@ -19,8 +20,6 @@ const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce
 const FATAL = [
   "bad_token", "missing_token", "unknown_table", "bad_since", "broken_table", "table_expired", "expected_hello",
 ];
-/** Rejects whose own message would only repeat what the translated text says. */
-const PLAIN = ["not_your_turn", "rate_limited", "busy", "spectator", "not_started", "table_moving", "node_unreachable"];
 /** Refusals of a connection (no action id) that the transport retries by itself: the connection
  * banner already says so, a toast asking to try again would be wrong. */
 const RETRIED = ["table_moving", "node_unreachable", "busy", "storage_error"];
@@ -75,6 +74,8 @@ export function openSession(T, { describe }) {
         pump();
       }
       if (hotseat) checkPass();
+    } else if (msg.type === "chat") {
+      chatReceived(T, msg);
     } else if (msg.type === "ack") {
       // Stored; the page stays busy until the state of that seq is on screen, so the old view's
       // buttons never come back to life in between.
@@ -84,7 +85,7 @@ export function openSession(T, { describe }) {
       }
       render();
     } else if (msg.type === "reject") {
-      const text = rejectText(msg);
+      const text = refusal(msg);
       if ((msg.id === null || msg.id === undefined) && FATAL.includes(msg.code)) {
         S.error = text;
         render();
@@ -97,13 +98,6 @@ export function openSession(T, { describe }) {
       playSound("error");
       render();
     }
-  }
-
-  function rejectText(msg) {
-    const key = `reject.${msg.code}`;
-    const known = t(key);
-    if (known !== key) return msg.message && !PLAIN.includes(msg.code) ? `${known} (${msg.message})` : known;
-    return msg.message || msg.code;
   }
 
   // ---------------------------------------------------------------- hot seat
