@@ -91,8 +91,26 @@ function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
   });
 }
 
+/** Seat 0 at the bottom of a spectator's table: its plate, its cards face down, and a word that
+ * this is watching. */
+function watchedSeat(view, ctx) {
+  const backs = [];
+  for (let i = 0; i < view.hand_counts[0]; i++) backs.push(cardBack("mini"));
+  return h("div", { class: ["seat", "seat-bottom", "watched", view.to_move === 0 && "to-move"], dataset: { seat: 0 } },
+    seatPlate(view, 0, ctx, {
+      badges: [
+        view.dealer === 0 && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
+        view.chooser === 0 && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+      ],
+    }),
+    h("div", { class: "backs", "aria-label": plural("seat.cards_n", view.hand_counts[0]), role: "img" }, backs),
+    h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
+}
+
 /** The whole Omi table for one view. ctx: {me, name(seat), seatInfo(seat), act(action), ...}. */
 export function renderOmi(view, ctx) {
+  // A spectator sees the table as seat 0 does: seat 0 at the bottom, its cards face down.
+  const watching = ctx.me === null || ctx.me === undefined;
   const me = ctx.me ?? 0;
   const positions = omiPositions(view, me);
   const legal = new Set(ctx.hideHand ? [] : view.legal || []);
@@ -102,7 +120,7 @@ export function renderOmi(view, ctx) {
   // The other players, around the table.
   const others = [];
   for (let seat = 0; seat < n; seat++) {
-    if (seat === ctx.me) continue;
+    if (seat === me) continue;
     const count = view.hand_counts[seat];
     const backs = [];
     for (let i = 0; i < count; i++) backs.push(cardBack("mini"));
@@ -163,7 +181,7 @@ export function renderOmi(view, ctx) {
     view.kapothi_announced !== null && view.kapothi_announced !== undefined
       && h("span", { class: "badge kapothi-on" }, kapothiAnnounced(view, ctx)));
 
-  const mine = ctx.me === null || ctx.me === undefined ? null
+  const mine = watching ? watchedSeat(view, ctx)
     : h("div", { class: ["seat", "seat-bottom", "me", view.to_move === ctx.me && "to-move"], dataset: { seat: ctx.me } },
       seatPlate(view, ctx.me, ctx, {
         badges: [

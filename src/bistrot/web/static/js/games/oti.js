@@ -162,9 +162,9 @@ export function renderOti(view, ctx) {
   const n = view.players;
 
   // Others from the next player on, left to right.
+  // (A spectator sees the table as seat 0 does: seat 0 at the bottom.)
   const order = [];
-  for (let i = 1; i < n; i++) order.push(((seated ? me : -1) + i + n) % n);
-  if (!seated) order.push((n - 1 + n) % n);
+  for (let i = 1; i < n; i++) order.push(((seated ? me : 0) + i) % n);
   const others = h("div", { class: ["oti-others", `others-${order.length}`] }, order.map((s) => otherSeat(view, s, ctx)));
 
   // The draw pile and the pile.
@@ -262,6 +262,10 @@ export function renderOti(view, ctx) {
       h("div", { class: ["hand", "oti-hand", handCards.length > 10 && "crowded", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
         dataset: { testid: "hand" }, style: { "--n": String(handCards.length) } },
       handCards.map((c) => button(c, "hand"))));
+  }
+  if (!seated) {
+    bottom = h("div", { class: "oti-me watching" }, otherSeat(view, 0, ctx),
+      h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
   }
   return h("div", { class: ["felt", "oti", `players-${n}`], dataset: { phase: view.phase } }, others, centre, bottom);
 }
