@@ -14,6 +14,9 @@ def test_a_whole_omi_match_against_the_computer(server, pages):
     go(page, "/play/omi?level=easy&target=1")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     page.wait_for_selector(".felt.omi")
+    # Your own plate does not tell you that you are connected; the chooser's badge is no "?".
+    assert page.locator("[data-testid=plate-0] .plate-status").count() == 0
+    assert "?" not in page.locator(".felt .badge.chooser").first.inner_text()
     screens = {}
 
     def on_turn(page, snap, n):
@@ -48,6 +51,11 @@ def test_a_whole_omi_match_against_the_computer(server, pages):
     tokens = [int(page.locator(f"[data-testid=tokens-{s}] strong").inner_text()) for s in (0, 1)]
     assert max(tokens) >= 1 and min(tokens) == 0
     assert over.locator("table.results tbody tr").count() >= 1
+    # Who chose trumps each hand, and what the marks mean.
+    assert over.locator("table.results thead th").nth(1).inner_text() == "Chose"
+    chose = over.locator("table.results td.chose").all_inner_texts()
+    assert chose and all(name in ("You", "Computer 2", "Computer 3", "Computer 4") for name in chose), chose
+    assert "D: the dealer" in over.locator("[data-testid=scores-legend]").inner_text()
     assert re.search(r"\w{4}-\w{4}-\w{4}", over.locator(".deal-code").inner_text())
     shot(page, "omi-match-over")
 

@@ -8,6 +8,8 @@ export function seatStatus(info) {
   if (info.kind === "open") return { key: "open", text: t("seat.open") };
   if (info.away) return { key: "away", text: t("seat.replaced", { level: t(`level.${info.level || "medium"}`) }) };
   if (!info.connected) return { key: "offline", text: t("seat.offline") };
+  // Your own plate: that you are connected goes without saying (the page says when you are not).
+  if (info.you) return { key: "you", text: "" };
   return { key: "online", text: t("seat.online") };
 }
 
@@ -24,6 +26,6 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
     status.key === "computer" || status.key === "away" ? ROBOT() : (name || "?").trim().charAt(0).toUpperCase()),
   h("span", { class: "plate-text" },
     h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
-    h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text),
+    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text) : null,
     extra));
 }

@@ -91,6 +91,16 @@ function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
   });
 }
 
+/** A seat's badges: "D" for the dealer, and for the one who chooses trumps the suit chosen
+ * ("…" while choosing: a "?" read as a help button). Explained under the scores. */
+function seatBadges(view, seat) {
+  return [
+    view.dealer === seat && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
+    view.chooser === seat && h("span", { class: "badge chooser", title: t("omi.chooser") },
+      view.trump ? SUIT_SYMBOL[view.trump] : "…"),
+  ];
+}
+
 /** Seat 0 at the bottom of a spectator's table: its plate, its cards face down, and a word that
  * this is watching. */
 function watchedSeat(view, ctx) {
@@ -99,8 +109,7 @@ function watchedSeat(view, ctx) {
   return h("div", { class: ["seat", "seat-bottom", "watched", view.to_move === 0 && "to-move"], dataset: { seat: 0 } },
     seatPlate(view, 0, ctx, {
       badges: [
-        view.dealer === 0 && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
-        view.chooser === 0 && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+        ...seatBadges(view, 0),
       ],
     }),
     h("div", { class: "backs", "aria-label": plural("seat.cards_n", view.hand_counts[0]), role: "img" }, backs),
@@ -128,8 +137,7 @@ export function renderOmi(view, ctx) {
       dataset: { seat } },
     seatPlate(view, seat, ctx, {
       badges: [
-        view.dealer === seat && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
-        view.chooser === seat && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+        ...seatBadges(view, seat),
         view.players === 4 && ctx.me !== null && ctx.me !== undefined && seat === (ctx.me + 2) % 4
           && h("span", { class: "badge partner" }, t("omi.partner")),
       ],
@@ -185,8 +193,7 @@ export function renderOmi(view, ctx) {
     : h("div", { class: ["seat", "seat-bottom", "me", view.to_move === ctx.me && "to-move"], dataset: { seat: ctx.me } },
       seatPlate(view, ctx.me, ctx, {
         badges: [
-          view.dealer === ctx.me && h("span", { class: "badge dealer", title: t("omi.dealer") }, t("omi.dealer_short")),
-          view.chooser === ctx.me && h("span", { class: "badge chooser", title: t("omi.chooser") }, view.trump ? SUIT_SYMBOL[view.trump] : "?"),
+          ...seatBadges(view, ctx.me),
         ],
       }));
 
@@ -237,15 +244,27 @@ export function lastTrickPanel(view, ctx) {
 /** The hands played so far, as a table. */
 export function resultsTable(view, ctx) {
   const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
-  return h("table", { class: "results" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("omi.hand")), h("th", {}, t("omi.trump")),
-      sides.map((s) => h("th", {}, sideName(view, s, ctx))), h("th", {}, t("omi.tokens")))),
-    h("tbody", {}, (view.results || []).map((r) => h("tr", {},
-      h("td", {}, String(r.hand)),
-      h("td", {}, suitEl(r.trump), h("span", { class: "sr-only" }, t(`suit.${r.trump}`))),
-      sides.map((s) => h("td", { class: r.side === s ? "won" : "" }, String(r.tricks[s]))),
-      h("td", {}, r.side === null || r.side === undefined ? plural("omi.carried", r.carry)
-        : `${sideName(view, r.side, ctx)} +${r.tokens}${r.kapothi ? " ★" : ""}`)))));
+  const results = view.results || [];
+  // Tokens a hand's winner got from 4 : 4 hands before it (carried in).
+  const carriedIn = (i) => (i > 0 && results[i - 1].side === null ? results[i - 1].carry : 0);
+  const tokensCell = (r, i) => {
+    if (r.side === null || r.side === undefined) return plural("omi.carried", r.carry);
+    const carried = carriedIn(i);
+    return [`${sideName(view, r.side, ctx)} +${r.tokens}`,
+      carried ? h("small", { class: "why" }, " ", plural("omi.incl_carried", carried)) : null,
+      r.kapothi ? h("small", { class: "why" }, " ★") : null];
+  };
+  return h("div", { class: "results-wrap" },
+    h("table", { class: "results" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("omi.hand")), h("th", {}, t("omi.chose")), h("th", {}, t("omi.trump")),
+        sides.map((s) => h("th", {}, sideName(view, s, ctx))), h("th", {}, t("omi.tokens")))),
+      h("tbody", {}, results.map((r, i) => h("tr", {},
+        h("td", {}, String(r.hand)),
+        h("td", { class: "chose" }, ctx.name(r.chooser)),
+        h("td", {}, suitEl(r.trump), h("span", { class: "sr-only" }, t(`suit.${r.trump}`))),
+        sides.map((s) => h("td", { class: r.side === s ? "won" : "" }, String(r.tricks[s]))),
+        h("td", {}, tokensCell(r, i)))))),
+    h("p", { class: "legend", dataset: { testid: "scores-legend" } }, t("omi.scores_legend")));
 }
 
 /** Completed tricks since the start of the match (to spot the state that ends a trick). */
