@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .axe import blocking_violations
 from .browser_kit import go, keep_for_readme, shot
 from .omi_driver import hand_shown, play_until_over, snapshot, wait_for_turn, wait_until_played
 
@@ -78,6 +79,7 @@ def test_a_whole_omi_match_against_the_computer(server, pages):
     friend.goto(link)
     friend.wait_for_selector("[data-testid=comparison] .result-card")
     assert friend.locator(".result-card").count() == 1
+    assert blocking_violations(friend) == []  # the challenge page, checked by axe-core
     friend.fill("#challenge-name", "Nimali")
     friend.click("[data-action=play-challenge]")
     friend.wait_for_selector(".felt.omi")
@@ -109,7 +111,8 @@ def test_a_rule_option_from_the_link_reaches_the_table(server, pages):
     labels = page.locator(".hand button[data-card]").evaluate_all(
         "bs => bs.map(b => b.getAttribute('aria-label'))"
     )
-    spoken = re.compile(r"(\d+|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)")
+    # What is written on the card, then its name in words ("Q♦, queen of diamonds").
+    spoken = re.compile(r"(\d+|[JQKA])[♠♥♦♣], (\d+|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)")
     assert labels and all(spoken.fullmatch(x) for x in labels)
 
 

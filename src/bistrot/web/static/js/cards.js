@@ -45,24 +45,25 @@ const PIPS = {
   T: [[L, 4], [R, 4], [C, 22], [L, 36], [R, 36], [L, 64], [R, 64], [C, 78], [L, 96], [R, 96]],
 };
 
+// Every mark on a face is drawn by CSS from a data-glyph attribute (cards.css), so a card has no
+// text of its own: what it says is its accessible name, which starts with its corner ("A♥, ace
+// of hearts", what a speech user says to pick it).
+const glyph = (cls, text, extra = {}) => h("span", { class: cls, dataset: { glyph: text }, ...extra });
+
 function face(rank, suit) {
   const symbol = SUIT_SYMBOL[suit];
   const corner = (pos) =>
     h("span", { class: ["corner", pos], "aria-hidden": "true" },
-      h("span", { class: "corner-rank" }, rankText(rank)),
-      h("span", { class: "corner-suit" }, symbol));
+      glyph("corner-rank", rankText(rank)), glyph("corner-suit", symbol));
   let middle;
   if (rank === "A") {
-    middle = h("span", { class: "ace-pip", "aria-hidden": "true" }, symbol);
+    middle = glyph("ace-pip", symbol, { "aria-hidden": "true" });
   } else if (PIPS[rank]) {
     middle = h("span", { class: "pips", "aria-hidden": "true" },
-      PIPS[rank].map(([x, y]) =>
-        h("span", { class: ["pip", y > 50 && "flip"], style: { left: `${x}%`, top: `${y}%` } }, symbol)));
+      PIPS[rank].map(([x, y]) => glyph(["pip", y > 50 && "flip"], symbol, { style: { left: `${x}%`, top: `${y}%` } })));
   } else {
     middle = h("span", { class: ["court", `court-${rank}`], "aria-hidden": "true" },
-      h("span", { class: "court-letter" }, rank),
-      h("span", { class: "court-suit" }, symbol),
-      h("span", { class: "court-letter flip" }, rank));
+      glyph("court-letter", rank), glyph("court-suit", symbol), glyph("court-letter flip", rank));
   }
   return [corner("tl"), middle, corner("br")];
 }
@@ -76,7 +77,7 @@ export function cardEl(text, options = {}) {
   const { rank, suit } = parseCard(text);
   const classes = ["card", "face", isRed(suit) ? "red" : "black", `rank-${rank}`, options.extraClass,
     options.selected && "selected"];
-  const label = options.label || cardName(text);
+  const label = `${cardPretty(text)}, ${options.label || cardName(text)}`;
   if (options.button) {
     return h("button", {
       type: "button",

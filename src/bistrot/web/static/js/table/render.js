@@ -61,7 +61,8 @@ function topbar(T, view) {
   const game = view?.game || held.game;
   const panels = game ? rendererFor(game).panels : [];
   return h("header", { class: "topbar at-table" },
-    h("a", { href: "/", class: "brand", "aria-label": t("nav.home"), onclick: (e) => { e.preventDefault(); nav("/"); } },
+    // (Its name is its text, "bistrot", as everywhere; where it leads is its title.)
+    h("a", { href: "/", class: "brand", title: t("nav.home"), onclick: (e) => { e.preventDefault(); nav("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), h("span", { class: "brand-name" }, "bistrot")),
     h("span", { class: "topbar-title" }, game ? t(`game.${game}`) : "",
       held.mode ? h("small", {}, " · " + t(`mode.${held.mode}`)) : null,
