@@ -55,3 +55,16 @@ def test_an_oti_table_fits(server, pages, width, height):
     page.wait_for_selector("[data-action=ready]")
     on_screen(page)
     shot(page, f"viewport-oti-{width}x{height}")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_home_pages_play_button_is_on_the_first_screen(server, pages, width, height):
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + "/")
+    play = page.locator("[data-action=create]")
+    play.wait_for()
+    box = play.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box  # without scrolling
+    shot(page, f"viewport-home-{width}x{height}")
+    play.click()
+    page.wait_for_selector(".felt.omi")
