@@ -11,6 +11,8 @@ reported too (``on_unheard``), so a call to a dead node fails at once, not after
 
 Two kinds of message: a *frame*, text for one relayed connection, sent as
 ``"f" + connection id + " " + text`` (no JSON around JSON); and anything else, a JSON object.
+Messages for one node that wait to be sent together go as one *bundle* (one PUBLISH instead of
+one each): ``"b"`` then each message as its length, ``":"``, and itself.
 
 >>> pack_frame("n1/7", '{"type": "state"}')
 'fn1/7 {"type": "state"}'
@@ -18,6 +20,8 @@ Two kinds of message: a *frame*, text for one relayed connection, sent as
 ('n1/7', '{"type": "state"}')
 >>> unpack(pack({"op": "detach", "c": "n1/7"}))
 {'op': 'detach', 'c': 'n1/7'}
+>>> unpack_all(bundle(["fa/1 x:y", pack({"op": "detach", "c": "a/1"})]))
+[('a/1', 'x:y'), {'op': 'detach', 'c': 'a/1'}]
 """
 
 from __future__ import annotations
@@ -53,6 +57,27 @@ def pack(message: dict[str, Any]) -> str:
 def pack_frame(conn: str, text: str) -> str:
     """A frame for relayed connection ``conn``, as sent."""
     return f"f{conn} {text}"
+
+
+def bundle(messages: list[str]) -> str:
+    """Several messages for one node as one (a single message as itself)."""
+    if len(messages) == 1:
+        return messages[0]
+    return "b" + "".join(f"{len(m)}:{m}" for m in messages)
+
+
+def unpack_all(data: str) -> list[tuple[str, str] | dict[str, Any]]:
+    """Every message of ``data`` (a bundle, or one message), unpacked, in order."""
+    if not data.startswith("b"):
+        return [unpack(data)]
+    out: list[tuple[str, str] | dict[str, Any]] = []
+    at = 1
+    while at < len(data):
+        colon = data.index(":", at)
+        end = colon + 1 + int(data[at:colon])
+        out.append(unpack(data[colon + 1 : end]))
+        at = end
+    return out
 
 
 def unpack(data: str) -> tuple[str, str] | dict[str, Any]:
@@ -130,19 +155,22 @@ class Bus:
             batch = [await outbox.get()]
             while len(batch) < BATCH and not outbox.empty():
                 batch.append(outbox.get_nowait())
+            per_node: dict[str, list[str]] = {}
+            for node, data in batch:  # (each node's messages in the order they were sent)
+                per_node.setdefault(node, []).append(data)
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for node, data in batch:
-                        pipe.publish(channel(node), data)
+                    for node, messages in per_node.items():
+                        pipe.publish(channel(node), bundle(messages))
                     heard = await pipe.execute()
             except (RedisError, OSError) as err:
                 # What was in this batch is lost: on_lost makes everyone resync.
                 self._lost(err)
                 continue
             # PUBLISH answers how many listeners got the message.
-            unheard = {node for (node, _data), listeners in zip(batch, heard, strict=True) if not listeners}
-            for node in unheard:
-                self._on_unheard(node)
+            for node, listeners in zip(per_node, heard, strict=True):
+                if not listeners:
+                    self._on_unheard(node)
 
     async def _listen(self) -> None:
         while True:
@@ -160,7 +188,8 @@ class Bus:
                         continue
                     data = message["data"]
                     try:
-                        self._on_message(unpack(data.decode() if isinstance(data, bytes) else data))
+                        for item in unpack_all(data.decode() if isinstance(data, bytes) else data):
+                            self._on_message(item)
                     except Exception:
                         log.exception("a bus message could not be handled")
             except (RedisError, OSError) as err:

@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from alembic.util import CommandError
-from sqlalchemy import exc, exists, func, insert, select, text, update
+from sqlalchemy import event, exc, exists, func, insert, select, text, update
 from sqlalchemy.engine import URL, RowMapping, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql.elements import ColumnElement
@@ -136,13 +136,13 @@ _WHY_NOT = f"SELECT owner, seq, {_LIVE} AS live FROM tables WHERE id = :id"
 # A new node, or a new generation of one whose lease is over (restarted after a crash).
 _REGISTER = """
 INSERT INTO nodes (id, lease_until, started_at)
-VALUES (:node, clock_timestamp() + :lease * interval '1 second', clock_timestamp())
+VALUES (:node, clock_timestamp() + :seconds * interval '1 second', clock_timestamp())
 ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until, started_at = excluded.started_at
     WHERE nodes.lease_until <= clock_timestamp()
 RETURNING started_at
 """
 _RENEW = (
-    "UPDATE nodes SET lease_until = clock_timestamp() + :lease * interval '1 second' "
+    "UPDATE nodes SET lease_until = clock_timestamp() + :seconds * interval '1 second' "
     "WHERE id = :node AND started_at = :generation AND lease_until > clock_timestamp()"
 )
 _LIVE_NODES = "SELECT id FROM nodes WHERE lease_until > clock_timestamp()"
@@ -183,7 +183,7 @@ class PostgresStorage:
         *,
         node: str | None = None,
         lease_s: float = 3.0,
-        pool_size: int = 10,
+        pool_size: int = 20,
         exclusive: bool = False,
     ) -> None:
         self.url = url
@@ -195,6 +195,9 @@ class PostgresStorage:
         self.lease_s = lease_s
         self.pool_size = pool_size
         self._engine: AsyncEngine | None = None
+        #: The node's lease on a connection of its own (cluster mode): its renewals never wait
+        #: behind the tables' writes, however busy the node.
+        self._lease_engine: AsyncEngine | None = None
         self._where = "(not started)"
         #: This node's generation: its row's started_at, set by register_node.  Leases and
         #: fences check it, so an older process with the same id (paused, then resumed after
@@ -214,19 +217,7 @@ class PostgresStorage:
         the server and database, never the password) if either fails."""
         url = engine_url(self.url)
         self._where = where = describe(url)
-        engine = create_async_engine(
-            url,
-            # Autocommit by default: most calls are one statement; transactions ask for one.
-            isolation_level="AUTOCOMMIT",
-            pool_size=self.pool_size,
-            max_overflow=self.pool_size,
-            pool_timeout=STATEMENT_TIMEOUT_S,
-            # A connection that died with the server is replaced on its next checkout, so the
-            # store recovers by itself when PostgreSQL comes back.
-            pool_pre_ping=True,
-            hide_parameters=True,  # errors are logged: never a token's hash in them
-            connect_args=connect_args(url),
-        )
+        engine = self._new_engine(url, self.pool_size, self.pool_size // 2)
         try:
             async with asyncio.timeout(CALL_TIMEOUT_S), engine.connect() as conn:
                 durability = text("SELECT current_setting('synchronous_commit'), current_setting('fsync')")
@@ -258,6 +249,30 @@ class PostgresStorage:
             await self._hold(engine, where)
         self._engine = engine
 
+    @staticmethod
+    def _new_engine(url: URL, size: int, overflow: int, ping: bool = False) -> AsyncEngine:
+        engine = create_async_engine(
+            url,
+            # Autocommit by default: most calls are one statement; transactions ask for one.
+            isolation_level="AUTOCOMMIT",
+            # Enough connections that bursts seldom open extra ones (each a new backend).
+            pool_size=size,
+            max_overflow=overflow,
+            pool_timeout=STATEMENT_TIMEOUT_S,
+            # A ping before each use would be a round trip per write: only a connection idle
+            # for a while is pinged (see _ping_if_idle), and the most recently used ones are
+            # taken first, so a busy node's connections are never idle.  The lease pings always
+            # (one call a second).
+            pool_pre_ping=ping,
+            pool_use_lifo=True,
+            hide_parameters=True,  # errors are logged: never a token's hash in them
+            connect_args=connect_args(url),
+        )
+        if not ping:
+            event.listen(engine.sync_engine.pool, "checkin", _idle_from)
+            event.listen(engine.sync_engine.pool, "checkout", _ping_if_idle)
+        return engine
+
     async def _hold(self, engine: AsyncEngine, where: str) -> None:
         # Two servers without leases on one database would each rebuild and play the same
         # tables: the second is refused at start, while the first holds this lock.
@@ -278,9 +293,10 @@ class PostgresStorage:
             with contextlib.suppress(Exception):
                 await self._holder.close()
             self._holder = None
-        if self._engine is not None:
-            await self._engine.dispose()
-            self._engine = None
+        for engine in (self._engine, self._lease_engine):
+            if engine is not None:
+                await engine.dispose()
+        self._engine = self._lease_engine = None
 
     def stats(self) -> dict[str, float]:
         """As :meth:`~bistrot.server.sqlite.SQLiteStorage.stats`; every write is its own commit."""
@@ -299,10 +315,16 @@ class PostgresStorage:
         return self._engine
 
     @asynccontextmanager
-    async def _connection(self, isolation: str | None = None) -> AsyncIterator[AsyncConnection]:
-        """A pooled connection (autocommit unless ``isolation`` is given) for one call, which
-        must be over within :data:`CALL_TIMEOUT_S`."""
+    async def _connection(
+        self, isolation: str | None = None, lease: bool = False
+    ) -> AsyncIterator[AsyncConnection]:
+        """A pooled connection (autocommit unless ``isolation`` is given; the lease's own if
+        ``lease``) for one call, which must be over within :data:`CALL_TIMEOUT_S`."""
         engine = self.engine
+        if lease:
+            if self._lease_engine is None:
+                self._lease_engine = self._new_engine(engine_url(self.url), 1, 1, ping=True)
+            engine = self._lease_engine
         if isolation is not None:
             engine = engine.execution_options(isolation_level=isolation)
         try:
@@ -329,14 +351,32 @@ class PostgresStorage:
         self.writes += 1
         return done
 
-    async def _rows(self, sql: str, **params: Any) -> Sequence[Any]:
-        """The rows of one statement, run alone (autocommit)."""
-        async with self._connection() as conn:
-            return (await conn.execute(text(sql), params)).all()
+    async def _again_if_dropped(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()``, and once more if its connection turned out to have died (PostgreSQL
+        restarted since it was last used): for reads and for calls that may safely run twice,
+        never for a table's writes (those are refused, never acknowledged, and sent again by
+        their client)."""
+        try:
+            return await call()
+        except exc.DBAPIError as err:
+            if not err.connection_invalidated:
+                raise
+        return await call()
 
-    async def _run(self, sql: str, **params: Any) -> int:
-        """Run one statement alone (autocommit); the rows it changed."""
-        async with self._connection() as conn:
+    async def _rows(self, sql: str, lease: bool = False, **params: Any) -> Sequence[Any]:
+        """The rows of one statement, run alone (autocommit; on the lease's connection if
+        ``lease``); once more if its connection had died (see :meth:`_again_if_dropped`)."""
+
+        async def run() -> Sequence[Any]:
+            async with self._connection(lease=lease) as conn:
+                return (await conn.execute(text(sql), params)).all()
+
+        return await self._again_if_dropped(run)
+
+    async def _run(self, sql: str, lease: bool = False, **params: Any) -> int:
+        """Run one statement alone (autocommit; on the lease's connection if ``lease``); the
+        rows it changed."""
+        async with self._connection(lease=lease) as conn:
             return (await conn.execute(text(sql), params)).rowcount
 
     # ------------------------------------------------------------------ writes
@@ -458,9 +498,10 @@ class PostgresStorage:
     # ------------------------------------------------------------------ reads
 
     async def load_table(self, table_id: str) -> StoredTable | None:
-        # One snapshot for the three queries: a table's row and its events from one commit.
-        try:
-            table_query, seats_query, events_query, chat_query = table_queries(table_id)
+        # One snapshot for the queries: a table's row and its events from one commit.
+        table_query, seats_query, events_query, chat_query = table_queries(table_id)
+
+        async def read() -> StoredTable | None:
             async with self._connection("REPEATABLE READ") as conn:
                 row = (await conn.execute(table_query)).mappings().first()
                 if row is None:
@@ -471,6 +512,9 @@ class PostgresStorage:
                     (await conn.execute(events_query)).mappings(),
                     (await conn.execute(chat_query)).mappings(),
                 )
+
+        try:
+            return await self._again_if_dropped(read)
         except (ValueError, TypeError, KeyError) as err:  # a JSON column that is not JSON, ...
             raise DamagedRecord(f"table {table_id}: {type(err).__name__}: {err}") from err
 
@@ -499,8 +543,11 @@ class PostgresStorage:
         return None if row is None else challenge_record(row)
 
     async def _first(self, query: Any) -> RowMapping | None:
-        async with self._connection() as conn:
-            return (await conn.execute(query)).mappings().first()
+        async def run() -> RowMapping | None:
+            async with self._connection() as conn:
+                return (await conn.execute(query)).mappings().first()
+
+        return await self._again_if_dropped(run)
 
     async def challenge_results(self, challenge: ChallengeRecord) -> list[ResultRow]:
         query = (
@@ -531,7 +578,7 @@ class PostgresStorage:
         """Enter this node with a fresh lease, as a new generation of its id (the id of a node
         whose lease is over may be taken again, e.g. after a restart or once :meth:`renew_node`
         failed); RuntimeError if another process holds the id with a live lease."""
-        registered = await self._rows(_REGISTER, node=self._node, lease=self.lease_s)
+        registered = await self._rows(_REGISTER, lease=True, node=self._node, seconds=self.lease_s)
         if not registered:
             raise RuntimeError(f"node id {self._node!r} is live already: another process has it")
         self._generation = registered[0][0]
@@ -539,7 +586,9 @@ class PostgresStorage:
     async def renew_node(self) -> bool:
         """Extend this node's lease by ``lease_s`` from now; False if it had run out already
         (this node's tables may be another's now: it must drop them)."""
-        renewed = await self._run(_RENEW, node=self._node, generation=self._generation, lease=self.lease_s)
+        renewed = await self._run(
+            _RENEW, lease=True, node=self._node, generation=self._generation, seconds=self.lease_s
+        )
         return renewed == 1
 
     async def retire_node(self) -> None:
@@ -582,6 +631,28 @@ class PostgresStorage:
             "DELETE FROM nodes WHERE lease_until < clock_timestamp() - :dead * interval '1 second'",
             dead=dead_for_s,
         )
+
+
+#: A pooled connection idle for longer is pinged before use: it may have died with the server
+#: meanwhile (PostgreSQL restarted), and is then replaced, so the store recovers by itself.
+IDLE_PING_S = 2.0
+
+
+def _idle_from(_dbapi: Any, record: Any) -> None:
+    record.info["idle_since"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi: Any, record: Any, _proxy: Any) -> None:
+    since = record.info.get("idle_since")
+    if since is None or time.monotonic() - since < IDLE_PING_S:
+        return
+    try:
+        cursor = dbapi.cursor()
+        cursor.execute("SELECT 1")
+        cursor.close()
+    except Exception as err:
+        # The pool drops this connection and checks out another (a new one if need be).
+        raise exc.DisconnectionError(f"a pooled connection died: {type(err).__name__}") from err
 
 
 def engine_url(url: str) -> URL:
