@@ -12,7 +12,7 @@ from bistrot.analysis import analyze, analyze_record
 from bistrot.analysis.marks import OMI
 from bistrot.analysis.omi import judge, judge_cards, judge_dd, judge_trump, points
 from bistrot.bots import make_bot
-from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_MASKS, bits
+from bistrot.cards import CARD_NAMES, SUIT_MASKS, bits
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers, parse_hand, solve
 
@@ -85,16 +85,6 @@ def test_dd_loss_agrees_with_dds_card_by_card(game: OmiGame) -> None:
         assert (loss == 0) == (action in best)
         if DDS and pos.tricks_left <= 5:  # the built-in solver too, where it is quick
             assert judge_dd(pos, action, solver="python")[2] == loss
-
-
-@pytest.mark.skipif(not DDS, reason="needs DDS (endplay)")
-@pytest.mark.xfail(strict=True, reason="the built-in solver says 3 here; DDS and a plain minimax say 2")
-def test_built_in_solver_on_a_position_where_it_disagrees_with_dds() -> None:
-    # Found by this analysis (a trump-choice layout solved by both solvers); kept so the fix shows.
-    hands = tuple(parse_hand(h) for h in "K.KQ.AQ.9 Q..K8.AKJ .T7.J9.87 87..T7.Q".split())
-    pos = Position(hands=hands, trump=3, trick=((3, CARD_BY_NAME["TC"]),), to_move=0)
-    assert solve(pos, solver="dds") == {CARD_BY_NAME["9C"]: 2}
-    assert solve(pos, solver="python") == {CARD_BY_NAME["9C"]: 2}
 
 
 # ----------------------------------------------------------------------------- what the seat knew

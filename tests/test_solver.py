@@ -63,12 +63,12 @@ def minimax(pos: Position) -> dict[int, int]:
 
 
 @st.composite
-def endings(draw: st.DrawFn, players: int | None = None) -> Position:
-    """A random ending: 1-4 cards a hand, any trump, a trick in progress or not."""
+def endings(draw: st.DrawFn, players: int | None = None, sizes: tuple[int, int] = (1, 4)) -> Position:
+    """A random ending: 1-4 cards a hand (``sizes``), any trump, a trick in progress or not."""
     n = draw(st.sampled_from([3, 4])) if players is None else players
     deck = list(bits(OmiRules(players=n).deck))
     deck = draw(st.permutations(deck))
-    size = draw(st.integers(1, 4))
+    size = draw(st.integers(*sizes))
     in_trick = draw(st.integers(0, n - 1))
     to_move = draw(st.integers(0, n - 1))
     leader = (to_move - in_trick) % n
@@ -123,6 +123,14 @@ def random_ending(rng: random.Random, size: int, players: int) -> Position:
                     players=players, sides=sides)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endings(players=3, sizes=(5, 5)))
+def test_python_solver_matches_minimax_on_five_card_three_player_endings(pos: Position) -> None:
+    # five cards a hand and up: the table serves positions two or three tricks apart, and
+    # the cards it ignores must not change the moves (a three-player minimax is still fast)
+    assert solve_python(pos) == minimax(pos)
+
+
 @pytest.mark.parametrize("players", [4, 3])
 def test_python_solver_matches_minimax_on_four_card_endings(players: int) -> None:
     # four cards a hand is where cutting on sure tricks and sharing table entries between
@@ -148,6 +156,38 @@ def test_every_legal_card_gets_a_value_and_equal_cards_agree() -> None:
     assert set(values) == set(bits(pos.legal_cards()))
     assert values[CARD_BY_NAME["AS"]] == values[CARD_BY_NAME["KS"]] == values[CARD_BY_NAME["QS"]]
     assert values == minimax(pos)
+
+
+def test_a_run_of_equal_cards_that_only_this_position_makes_equal_is_not_shared() -> None:
+    # Clubs trump, seat 3 led TC, seat 0 must play 9C.  Two tricks on, seat 1 holds the top two
+    # trumps, equal there, and the search leads one of them; the table entry it left said only
+    # the top trump mattered and served a position where seat 3 holds the second trump, which
+    # lets seat 1 underlead to it: the built-in solver said 3 where DDS and minimax say 2.
+    hands = tuple(parse_hand(h) for h in "K.KQ.AQ.9 Q..K8.AKJ .T7.J9.87 87..T7.Q".split())
+    pos = Position(hands=hands, trump=3, trick=((3, CARD_BY_NAME["TC"]),), to_move=0)
+    assert solve_python(pos) == minimax(pos) == {CARD_BY_NAME["9C"]: 2}
+
+
+# Positions where the built-in solver once disagreed with DDS (random endings of 5 and 7 cards)
+# for the same reason, with the values DDS gives.
+FOUND = [
+    ("Q9.8.J. T.QJ..J9 A7.7.A7. K.K.T.QT", 3, 1, ((0, "9D"),),
+     {"TS": 4, "JH": 3, "QH": 3, "9C": 5, "JC": 4}),
+    ("JT7.8.Q9.Q K.Q.T7.KJ8 A9.K.K8.A7 .JT7.AJ.T9", 3, 2, (),
+     {"9S": 2, "AS": 3, "KH": 3, "8D": 3, "KD": 3, "7C": 2, "AC": 3}),
+    (".QT.87.QJ8 KQT9.J.J.7 A.7.AT.AK9 .K98.KQ.T", 3, 0, ((3, "8S"),),
+     {"TH": 5, "QH": 5, "7D": 6, "8D": 6, "8C": 6, "JC": 6, "QC": 6}),
+    (".KQ..AKQJ8 987..Q98. AJT.T9.T.T .AJ87.K.97", 1, 2, ((1, "KS"),), {"TS": 3, "JS": 3, "AS": 4}),
+]
+
+
+@pytest.mark.parametrize(("hands", "trump", "to_move", "trick", "values"), FOUND)
+def test_positions_where_equal_cards_once_hid_a_move(
+    hands: str, trump: int, to_move: int, trick: tuple[tuple[int, str], ...], values: dict[str, int]
+) -> None:
+    pos = Position(hands=tuple(parse_hand(h) for h in hands.split()), trump=trump, to_move=to_move,
+                   trick=tuple((seat, CARD_BY_NAME[card]) for seat, card in trick))
+    assert solve_python(pos) == {CARD_BY_NAME[card]: v for card, v in values.items()}
 
 
 def test_a_known_ending_by_hand() -> None:

@@ -83,6 +83,33 @@ def pack(hands: list[int]) -> int:
     return state
 
 
+def _pin_runs(hand: int, rel: int) -> int:
+    """``rel`` grown so that every card the search skipped as equal to a tried one keeps its owner.
+
+    A seat tries one card of each run of equal cards (``hand & ~(hand >> 1)``; ``hand`` is
+    the cards it may play: those of the suit led when it follows).  When every
+    move failed, the answer holds for the other positions of the partition only if each of
+    their moves has a tried counterpart: a card of ``rel`` is itself, a low card (not in
+    ``rel``) is any low card of that suit that was tried.  A run whose top is in ``rel`` but
+    which goes on below it hides low cards: if that run holds all the seat's low cards of the
+    suit, no low card of the suit was tried, yet elsewhere in the partition the same low
+    cards need not be equal to the top (another seat may own one between them) and would be
+    moves of their own.  Such a run then joins ``rel`` (closed upwards, as ``rel`` stays).
+    """
+    low = ((hand & rel) >> 1) & hand & ~rel & _NOT_TOP
+    while low:
+        first = low & -low
+        low ^= first
+        suit_mask = SUIT_MASKS[_SUIT_OF[first.bit_length() - 1]]
+        run = step = first
+        while step:
+            step = (step >> 1) & hand & suit_mask
+            run |= step
+        if hand & suit_mask & ~rel == run:
+            rel |= run
+    return rel
+
+
 class _Search:
     """One search: the trump, the sides, the transposition table.
 
@@ -407,7 +434,7 @@ class _Search:
                         killers[slot] = low
                         return want
                     rel |= self.rel
-            self.rel = rel
+            self.rel = _pin_runs(hand, rel)
             return not want
         if k < 3 and (need <= 1 if want else need >= hand.bit_count()) and self.n == 4:
             # this trick alone decides: does the seat's side surely win it?
@@ -463,7 +490,7 @@ class _Search:
                     if won == want:
                         return want
                     rel |= self.rel
-            self.rel = rel
+            self.rel = _pin_runs(follow or hand, rel)
             return not want
         # the last card of the trick
         remaining = hand.bit_count() - 1
@@ -494,7 +521,7 @@ class _Search:
                     self.rel = won_rel
                     return want
                 rel |= won_rel
-        self.rel = rel
+        self.rel = _pin_runs(follow or hand, rel)
         return not want
 
     def _sure_trick(
