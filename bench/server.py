@@ -34,9 +34,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Generic, TypeVar
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -84,11 +85,16 @@ class ServerLog:
 
 
 def start_server(
-    db: Path, sync: str, commit: str, workers: int, env: dict[str, str] | None = None
+    db: Path,
+    sync: str,
+    commit: str,
+    workers: int,
+    env: dict[str, str] | None = None,
+    extra: Sequence[str] = (),
 ) -> tuple[subprocess.Popen[str], str, ServerLog]:
     """``bistrot serve`` on a free loopback port; its URL and its log.  The benchmarks' clients
     all connect from loopback addresses, so the per-client limits are lifted unless ``env``
-    sets them."""
+    sets them.  ``extra``: more arguments of ``bistrot serve`` (``--database-url`` ...)."""
     env = {
         **os.environ,
         "BISTROT_BOT_DELAY_MS": "0",
@@ -103,8 +109,9 @@ def start_server(
         "BISTROT_TABLE_QUOTA_BURST": "1000000",
         **(env or {}),
     }
+    command = [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), "--log-level", "warning"],
+        [*command, "--log-level", "warning", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -114,8 +121,12 @@ def start_server(
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if "http://" not in line:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
+        try:  # the rest of what it says (a traceback), as it exits
+            rest, _ = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest, _ = proc.communicate()
+        raise SystemExit(f"the server did not start: {line}{rest}")
     url = line[line.index("http://") :].split()[0].rstrip("/")
     log = ServerLog()
     threading.Thread(target=log.read, args=(proc.stdout,), daemon=True).start()
@@ -212,11 +223,24 @@ class Seat:
         await self.ws.send(json.dumps({"type": "act", "id": message_id, "action": action}))
 
 
+#: Opens one table and connects its simulated players: their sockets.
+TableOpener = Callable[[], Awaitable[list[ClientConnection]]]
+#: What a benchmark reads of its servers at the start and at the end of the measured window.
+SampleT = TypeVar("SampleT")
+
+
+async def open_table(url: str, http: httpx.AsyncClient, mode: str, game: str) -> list[ClientConnection]:
+    """A table of ``mode`` on the server at ``url``, a socket for each of its seats."""
+    body = {"game": game, "mode": mode, "level": "easy"}  # pace: the server's env
+    answer = await http.post(url + "/api/tables", json=body)
+    answer.raise_for_status()
+    table = answer.json()
+    ws_base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
+    return [await connect(ws_base + s["token"], max_queue=None, open_timeout=60) for s in table["seats"]]
+
+
 async def table_loop(
-    url: str,
-    http: httpx.AsyncClient,
-    mode: str,
-    game: str,
+    opener: TableOpener,
     think: float,
     stats: Stats,
     stop: asyncio.Event,
@@ -228,14 +252,7 @@ async def table_loop(
     first = True
     while not stop.is_set():
         async with opening:
-            body = {"game": game, "mode": mode, "level": "easy"}  # pace: the server's env
-            answer = await http.post(url + "/api/tables", json=body)
-            answer.raise_for_status()
-            table = answer.json()
-            ws_base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
-            sockets = [
-                await connect(ws_base + s["token"], max_queue=None, open_timeout=60) for s in table["seats"]
-            ]
+            sockets = await opener()
         seats = [Seat(ws, stats, think, random.Random(rng.random())) for ws in sockets]
         if first:
             connected[0] += len(sockets)
@@ -256,6 +273,76 @@ async def table_loop(
                 task.cancel()
 
 
+@dataclass
+class LoadRun(Generic[SampleT]):
+    """What :func:`run_load` measured."""
+
+    stats: Stats
+    sockets: int
+    setup: float  # seconds until every table's players were connected
+    elapsed: float  # seconds measured
+    client_cpu: float  # CPU seconds of this process (the clients) while measuring
+    before: SampleT
+    after: SampleT
+
+
+async def run_load(
+    opener: TableOpener,
+    tables: int,
+    sockets_per_table: int,
+    think: float,
+    warmup: float,
+    duration: float,
+    setup_timeout: float,
+    rng: random.Random,
+    sample: Callable[[], Awaitable[SampleT]],
+) -> LoadRun[SampleT]:
+    """``tables`` tables opened by ``opener`` (at most 20 at once), each replaced by a new one
+    when its game ends; once every player is connected, ``warmup`` seconds of play, then
+    ``duration`` seconds measured between two calls of ``sample``."""
+    stats = Stats()
+    stop, ready = asyncio.Event(), asyncio.Event()
+    connected = [0]
+    opening = asyncio.Semaphore(20)
+    t0 = time.perf_counter()
+    loops = [
+        asyncio.create_task(table_loop(opener, think, stats, stop, ready, opening, rng, connected))
+        for _ in range(tables)
+    ]
+    try:
+        while connected[0] < tables * sockets_per_table:
+            await asyncio.sleep(0.2)
+            if time.perf_counter() - t0 > setup_timeout:
+                raise SystemExit(f"setup took over {setup_timeout}s ({connected[0]} sockets)")
+            for loop in loops:
+                if loop.done() and loop.exception():
+                    raise loop.exception()  # type: ignore[misc]
+        setup = time.perf_counter() - t0
+        ready.set()
+        await asyncio.sleep(warmup)
+        w0 = time.perf_counter()
+        me0 = time.process_time()
+        before = await sample()
+        stats.measuring = True
+        await asyncio.sleep(duration)
+        stats.measuring = False
+        w1 = time.perf_counter()
+        me1 = time.process_time()
+        after = await sample()
+    finally:
+        stop.set()
+        await asyncio.wait(loops, timeout=30)
+        for loop in loops:
+            loop.cancel()
+    return LoadRun(stats, connected[0], setup, w1 - w0, me1 - me0, before, after)
+
+
+@dataclass
+class ServerSample:
+    cpu: float
+    health: dict[str, Any]
+
+
 async def main(args: argparse.Namespace) -> int:
     raise_fd_limit()
     rng = random.Random(args.seed)
@@ -264,61 +351,35 @@ async def main(args: argparse.Namespace) -> int:
         proc, url, log = start_server(db, args.sync, args.commit, args.bot_workers)
         try:
             await wait_ready(url)
-            stats = Stats()
-            stop, ready = asyncio.Event(), asyncio.Event()
-            connected = [0]
-            opening = asyncio.Semaphore(20)
             limits = httpx.Limits(max_connections=40)
             async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-                t0 = time.perf_counter()
-                tables = [
-                    asyncio.create_task(
-                        table_loop(
-                            url,
-                            http,
-                            args.mode,
-                            args.game,
-                            args.think_ms / 1000,
-                            stats,
-                            stop,
-                            ready,
-                            opening,
-                            rng,
-                            connected,
-                        )
-                    )
-                    for _ in range(args.tables)
-                ]
-                while connected[0] < args.tables * (1 if args.mode == "computer" else 4):
-                    await asyncio.sleep(0.2)
-                    if time.perf_counter() - t0 > args.setup_timeout:
-                        raise SystemExit(f"setup took over {args.setup_timeout}s ({connected[0]} sockets)")
-                    if any(t.done() for t in tables):
-                        for t in tables:
-                            if t.done() and t.exception():
-                                raise t.exception()  # type: ignore[misc]
-                setup = time.perf_counter() - t0
-                ready.set()
-                await asyncio.sleep(args.warmup)
-                cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
-                me0 = time.process_time()
-                store0 = (await http.get(url + "/healthz")).json()["store"]
-                stats.measuring = True
-                await asyncio.sleep(args.duration)
-                stats.measuring = False
-                cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
-                me1 = time.process_time()
-                health = (await http.get(url + "/healthz")).json()
-                store1, store1_acts = health["store"], health["acts"]
-                stop.set()
-                await asyncio.wait(tables, timeout=30)
+
+                async def opener() -> list[ClientConnection]:
+                    return await open_table(url, http, args.mode, args.game)
+
+                async def sample() -> ServerSample:
+                    cpu = cpu_seconds(proc.pid)
+                    return ServerSample(cpu, (await http.get(url + "/healthz")).json())
+
+                run = await run_load(
+                    opener,
+                    args.tables,
+                    1 if args.mode == "computer" else 4,
+                    args.think_ms / 1000,
+                    args.warmup,
+                    args.duration,
+                    args.setup_timeout,
+                    rng,
+                    sample,
+                )
         finally:
             stop_server(proc)
-    elapsed = w1 - w0
+    stats, elapsed = run.stats, run.elapsed
     lat = [x * 1000 for x in stats.latencies]
     print(
-        f"tables {args.tables} ({args.game}, {args.mode}), sockets {connected[0]}, think {args.think_ms} ms, "
-        f"sqlite synchronous={args.sync} commit={args.commit}, setup {setup:.1f} s, measured {elapsed:.1f} s"
+        f"tables {args.tables} ({args.game}, {args.mode}), sockets {run.sockets}, think {args.think_ms} ms, "
+        f"sqlite synchronous={args.sync} commit={args.commit}, setup {run.setup:.1f} s,"
+        f" measured {elapsed:.1f} s"
     )
     print(
         f"accepted actions/s (human acks): {stats.acks / elapsed:.1f}"
@@ -332,13 +393,14 @@ async def main(args: argparse.Namespace) -> int:
         )
     load = os.getloadavg()[0]
     print(
-        f"CPU: server {100 * (cpu1 - cpu0) / elapsed:.0f}%,"
-        f" clients {100 * (me1 - me0) / elapsed:.0f}% of one core"
+        f"CPU: server {100 * (run.after.cpu - run.before.cpu) / elapsed:.0f}%,"
+        f" clients {100 * run.client_cpu / elapsed:.0f}% of one core"
         f" (machine load average {load:.1f} on {os.cpu_count()} cores)"
     )
+    store0, store1 = run.before.health["store"], run.after.health["store"]
     commits = store1["commits"] - store0["commits"]
     writes = store1["writes"] - store0["writes"]
-    acts = store1_acts
+    acts = run.after.health["acts"]
     print(
         f"server-side act time (arrival to answer, last 2000) ms: p50 {acts['ms_p50']}  p99 {acts['ms_p99']}"
     )
