@@ -32,7 +32,7 @@ from bistrot.analysis.omi import DEFAULT_SAMPLES as OMI_SAMPLES
 from bistrot.analysis.omi import PYTHON_SAMPLES
 from bistrot.analysis.omi import analyze as analyze_omi
 from bistrot.analysis.oti import DEFAULT_SAMPLES as OTI_SAMPLES
-from bistrot.bots import make_bot
+from bistrot.bots import play
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers, solve
 from bistrot.oti import OtiGame, OtiRules
@@ -61,19 +61,12 @@ def reference_rate(playout: Callable[[random.Random], object], seconds: float = 
 
 
 def omi_hand(seed: int) -> OmiGame:
-    game = OmiGame.new(OmiRules(), seed)
-    bots = [make_bot("omi", "medium", seed=s) for s in range(4)]
-    while not game.results:
-        game.apply(bots[game.to_move].act(game.view(game.to_move)))
-    return game
+    hand: OmiGame = play(OmiGame.new(OmiRules(), seed), "medium", until=lambda g: bool(g.results))
+    return hand
 
 
 def oti_game(seed: int, players: int) -> OtiGame:
-    game = OtiGame.new(OtiRules(players=players), seed)
-    bots = [make_bot("oti", "medium", seed=s) for s in range(players)]
-    while not game.is_over:
-        seat = game.actors()[0]
-        game.apply(bots[seat].act(game.view(seat)), seat=seat)
+    game: OtiGame = play(OtiGame.new(OtiRules(players=players), seed), "medium")
     return game
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bistrot.analysis import analyze, analyze_record
 from bistrot.analysis.marks import OMI
 from bistrot.analysis.omi import judge, judge_cards, judge_dd, judge_trump, points
-from bistrot.bots import make_bot
+from bistrot.bots import play
 from bistrot.cards import CARD_NAMES, SUIT_MASKS, bits
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers, parse_hand, solve
@@ -21,11 +21,7 @@ DDS = "dds" in available_solvers()
 
 def medium_hand(seed: int, rules: OmiRules | None = None) -> OmiGame:
     """The first hand of a match played by medium players."""
-    game = OmiGame.new(rules or OmiRules(), seed)
-    players = [make_bot("omi", "medium", seed=s) for s in range(game.rules.players)]
-    while not game.results:
-        game.apply(players[game.to_move].act(game.view(game.to_move)))
-    return game
+    return play(OmiGame.new(rules or OmiRules(), seed), "medium", until=lambda g: bool(g.results))
 
 
 # ----------------------------------------------------------------------------- double dummy

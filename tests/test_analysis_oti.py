@@ -7,7 +7,7 @@ import pytest
 from bistrot.analysis import analyze, analyze_record
 from bistrot.analysis.marks import OTI
 from bistrot.analysis.oti import judge_move, points
-from bistrot.bots import make_bot
+from bistrot.bots import play
 from bistrot.oti import OtiGame, OtiRules
 
 
@@ -37,12 +37,7 @@ def test_a_forced_win_is_ranked_best_and_anything_else_marked(hand: str, up: str
 
 
 def medium_game(seed: int, players: int = 3) -> OtiGame:
-    game = OtiGame.new(OtiRules(players=players), seed)
-    bots = [make_bot("oti", "medium", seed=s) for s in range(players)]
-    while not game.is_over:
-        seat = game.actors()[0]
-        game.apply(bots[seat].act(game.view(seat)), seat=seat)
-    return game
+    return play(OtiGame.new(OtiRules(players=players), seed), "medium")
 
 
 def test_every_play_move_with_a_choice_is_judged_reproducibly() -> None:

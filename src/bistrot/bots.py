@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from bistrot import games
@@ -41,6 +41,24 @@ def available(game: str) -> list[str]:
         return list(games.get(game).levels)
     except ValueError:
         return []
+
+
+def play(game: Any, level: str, seed: int = 0, until: Callable[[Any], bool] | None = None) -> Any:
+    """Play ``game`` (any engine's game) with a computer player of ``level`` at every seat (seat
+    ``s`` drawing from ``seed + s``, each seeing only its own view) until it is over, or until
+    ``until(game)``; the game.
+
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> hand = play(OmiGame.new(OmiRules(), seed=3), "easy", until=lambda g: bool(g.results))
+    >>> len(hand.results), sum(hand.results[0]["tricks"])
+    (1, 8)
+    """
+    name = game.view(None)["game"]
+    players = [make_bot(name, level, seed=seed + s) for s in range(game.players)]
+    while not game.is_over and not (until is not None and until(game)):
+        seat = game.actors()[0]
+        game.apply(players[seat].act(game.view(seat)), seat=seat)
+    return game
 
 
 def make_bot(game: str, level: str, seed: int = 0, **options: Any) -> Bot:

@@ -188,3 +188,15 @@ def go(page, path: str) -> None:
     page.evaluate(
         "p => { history.pushState({}, '', p); dispatchEvent(new PopStateEvent('popstate')); }", path
     )
+
+
+def open_friends_table(page, base: str, name: str) -> tuple[str, str]:
+    """From the home page, open a friends table as ``name``: its join link and watch link."""
+    page.goto(base + "/")
+    page.click("label.segment:has([data-testid=mode-friends])")
+    page.fill("#your-name", name)
+    page.click("[data-action=create]")
+    page.wait_for_selector("[data-testid=join-link]")
+    join_link = page.locator("[data-testid=join-link]").input_value()
+    page.click(".watch-link summary")
+    return join_link, page.locator("[data-testid=watch-link]").input_value()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .browser_kit import shot
+from .browser_kit import open_friends_table, shot
 
 SAID = """ls => ls.map(l => l.querySelector('.chat-name').textContent + ': '
   + l.querySelector('.chat-text').textContent)"""
@@ -30,14 +30,7 @@ def open_chat(page) -> None:
 
 def test_two_players_and_a_spectator_chat_at_a_friends_table(server, pages):
     ama = pages.new()
-    ama.goto(server.base + "/")
-    ama.click("label.segment:has([data-testid=mode-friends])")
-    ama.fill("#your-name", "Ama")
-    ama.click("[data-action=create]")
-    ama.wait_for_selector("[data-testid=join-link]")
-    join_link = ama.locator("[data-testid=join-link]").input_value()
-    ama.click(".watch-link summary")
-    watch_link = ama.locator("[data-testid=watch-link]").input_value()
+    join_link, watch_link = open_friends_table(ama, server.base, "Ama")
 
     kasun = pages.new(locale="fr-FR")
     kasun.goto(join_link)

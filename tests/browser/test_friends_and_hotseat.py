@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .browser_kit import shot
+from .browser_kit import open_friends_table, shot
 from .omi_driver import play_card, snapshot, wait_for_turn
 
 
@@ -14,16 +14,9 @@ def hand_of(page) -> set[str]:
 
 def test_a_friends_table_joined_by_link(server, pages):
     ama = pages.new()
-    ama.goto(server.base + "/")
-    ama.click("label.segment:has([data-testid=mode-friends])")
-    ama.fill("#your-name", "Ama")
-    ama.click("[data-action=create]")
-    ama.wait_for_selector("[data-testid=join-link]")
-    join_link = ama.locator("[data-testid=join-link]").input_value()
+    join_link, watch_link = open_friends_table(ama, server.base, "Ama")
     assert re.search(r"/join/[\w-]+#[\w-]+\.[\w-]+$", join_link)
     assert ama.locator(".lobby svg.qr").first.is_visible()
-    ama.click(".watch-link summary")
-    watch_link = ama.locator("[data-testid=watch-link]").input_value()
     shot(ama, "friends-waiting-room")
 
     kasun = pages.new(locale="fr-FR")
