@@ -3,7 +3,8 @@
 >>> app = create_app(Settings(db="unused.db"))  # nothing is opened before the app starts
 >>> sorted(route.path for route in app.routes if route.path.startswith("/api/tables"))
 ['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/challenge', \
-'/api/tables/{table_id}/join', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/start']
+'/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
+'/api/tables/{table_id}/rematch', '/api/tables/{table_id}/start']
 """
 
 from __future__ import annotations

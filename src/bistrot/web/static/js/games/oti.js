@@ -64,10 +64,16 @@ function flights(view, ctx, shown) {
     const mine = event.seat === ctx.me;
     const area = mine ? felt.querySelector(".oti-me") : felt.querySelector(`.oti-seat[data-seat="${event.seat}"]`);
     if (!area) return;
-    const from = area.querySelector(`[data-card="${card}"], [data-shown="${card}"]`)
-      || (event.from === "hand" ? area.querySelector(mine ? ".hand" : ".oti-hand-count") : area.querySelector(".table-cards"))
-      || area;
-    const origin = centreOf(from.getBoundingClientRect());
+    // The first of these places that is on screen (a phone hides the cards known in a hand:
+    // their box is empty, and the card would fly in from the corner).
+    const places = [
+      area.querySelector(`[data-card="${card}"], [data-shown="${card}"]`),
+      event.from === "hand" ? area.querySelector(mine ? ".hand" : ".oti-hand-count") : area.querySelector(".table-cards"),
+      area,
+    ];
+    const box = places.map((el) => el?.getBoundingClientRect()).find((r) => r && r.width > 0 && r.height > 0);
+    if (!box) return;
+    const origin = centreOf(box);
     // the card's place on the pile (.pile-card: left i * 18%, top i * 2% of .pile-cards)
     const x = pileBox.left + i * 0.18 * pileBox.width + cardBox.width / 2;
     const y = pileBox.top + i * 0.02 * pileBox.height + cardBox.height / 2;
