@@ -80,6 +80,7 @@ from server import (  # noqa: E402
     LoadRun,
     ServerLog,
     cpu_seconds,
+    load_arguments,
     percentile,
     raise_fd_limit,
     run_load,
@@ -598,18 +599,9 @@ def run(
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured in each phase")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
-    parser.add_argument("--think-ms", type=float, default=1000.0, help="mean pause of a player before acting")
+    parser = load_arguments(__doc__, tables=300, duration=30.0, warmup=5.0)
     parser.add_argument("--kills", type=int, default=10, help="owner kills measured after the load")
     parser.add_argument("--lease", type=float, default=3.0, help="the nodes' lease (BISTROT_NODE_LEASE_S)")
-    parser.add_argument("--bot-workers", type=int, default=1)
-    parser.add_argument("--setup-timeout", type=float, default=300.0)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 0 < args.duration <= 600 or not 0 <= args.kills <= 100:
         parser.error(

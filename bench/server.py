@@ -415,23 +415,28 @@ async def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
+def load_arguments(doc: str | None, tables: int, duration: float, warmup: float) -> argparse.ArgumentParser:
+    """A parser with the options of a load run (tables, duration, warm-up, think time, bot
+    workers, setup timeout, seed), which bench/cluster.py shares."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=tables)
+    parser.add_argument("--duration", type=float, default=duration, help="seconds measured (each phase)")
+    parser.add_argument("--warmup", type=float, default=warmup, help="seconds played before measuring")
     parser.add_argument("--think-ms", type=float, default=1000.0, help="mean pause of a player before acting")
+    parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--setup-timeout", type=float, default=300.0)
+    parser.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = load_arguments(__doc__, tables=100, duration=20.0, warmup=3.0)
     parser.add_argument("--mode", choices=["hotseat", "computer"], default="hotseat")
     parser.add_argument("--game", choices=["omi"], default="omi")
     parser.add_argument("--sync", choices=["FULL", "NORMAL"], default="FULL", help="SQLite synchronous")
     parser.add_argument(
         "--commit", choices=["thread", "inline"], default="thread", help="where SQLite commits"
     )
-    parser.add_argument("--bot-workers", type=int, default=1)
-    parser.add_argument("--setup-timeout", type=float, default=300.0)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 0 < args.duration <= 600:
         parser.error("--tables is 1 to 2000 and --duration at most 600 s (the benchmark is bounded)")

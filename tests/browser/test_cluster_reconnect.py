@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
-from cluster_harness import alive, check_stored, node_ids, owner_of, start_nodes, stored
+from cluster_harness import alive, check_stored, live_owner, start_nodes, stored
 
 from tests.nginx_server import NginxServer
 from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (the session's Redis)
@@ -102,10 +102,7 @@ def room(postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path) ->
 
 
 def owner_node(room: Room, table: str) -> ProcessServer:
-    owner = owner_of(room.db_url, table)
-    found = [n for n in room.nodes if alive(n) and owner in node_ids(n)]
-    assert len(found) == 1, f"table {table} owned by {owner}, not one live node"
-    return found[0]
+    return live_owner(room.nodes, room.db_url, table)
 
 
 def established_to(node: ProcessServer) -> int:

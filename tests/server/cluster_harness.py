@@ -56,6 +56,20 @@ def owner_of(db_url: str, table: str) -> str | None:
     return None if row is None else row[0]
 
 
+def live_owner(nodes: list[ProcessServer], db_url: str, table: str, within_s: float = 0.0) -> ProcessServer:
+    """The live node owning ``table``, waiting up to ``within_s`` for one (after a kill: until
+    another node took it over)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        owner = owner_of(db_url, table)
+        found = [n for n in nodes if alive(n) and owner in node_ids(n)]
+        if found:
+            assert len(found) == 1, f"table {table} owned by {owner}: several live nodes"
+            return found[0]
+        assert time.monotonic() < deadline, f"table {table} owned by {owner}, no live node"
+        time.sleep(0.05)
+
+
 def stored(db_url: str, table: str) -> list[tuple[int, str | None]]:
     return [(seq, client_id) for seq, _actor, _action, client_id in stored_events(db_url, table)]
 

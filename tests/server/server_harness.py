@@ -225,6 +225,18 @@ def play_out(
     raise AssertionError("the game did not end")
 
 
+def act_first_legal(client: Client, count: int) -> list[tuple[dict[str, Any], str]]:
+    """On each of this seat's next ``count`` turns, play its first legal action with the ids
+    ``a0``, ``a1``...; each answer (an ack, asserted) with its action."""
+    acks = []
+    for number in range(count):
+        action = client.wait_turn_or_end()["legal"][0]
+        answer = client.act(action, id=f"a{number}")
+        assert answer["type"] == "ack", answer
+        acks.append((answer, action))
+    return acks
+
+
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "db": str(tmp_path / "room.db"),

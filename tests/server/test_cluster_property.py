@@ -13,7 +13,6 @@ stored at its seq, everything anyone was shown is what was stored.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -24,9 +23,8 @@ from cluster_harness import (
     alive,
     check_table,
     friends_table,
+    live_owner,
     next_mover,
-    node_ids,
-    owner_of,
     play,
     start_nodes,
 )
@@ -58,14 +56,7 @@ class Room:
 
     def owner(self, table: str) -> ProcessServer:
         """The live node owning ``table`` (after a kill: once another took it over)."""
-        deadline = time.monotonic() + TAKEOVER_S
-        while True:
-            owner = owner_of(self.db_url, table)
-            for node in self.nodes:
-                if alive(node) and owner in node_ids(node):
-                    return node
-            assert time.monotonic() < deadline, f"no live node took table {table} over"
-            time.sleep(0.05)
+        return live_owner(self.nodes, self.db_url, table, within_s=TAKEOVER_S)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
-from server_harness import Client, ProcessServer, http, open_table, play_out, settle
+from server_harness import Client, ProcessServer, act_first_legal, http, open_table, play_out, settle
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -47,13 +47,7 @@ def test_sigkill_then_restart_on_postgresql_continues_with_nothing_lost(
         table = open_table(first.url, mode="computer", level="medium", rules={"target": 2})
         tid, token = table["table"], table["seats"][0]["token"]
         me = Client(first.url, tid, token)
-        acks = []
-        for number in range(5):
-            view = me.wait_turn_or_end()
-            action = view["legal"][0]
-            answer = me.act(action, id=f"a{number}")
-            assert answer["type"] == "ack"
-            acks.append((answer, action))
+        acks = act_first_legal(me, 5)
         me.wait_turn_or_end()
         seq = me.seq
         first.kill()

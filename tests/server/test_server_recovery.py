@@ -6,7 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from server_harness import Client, ProcessServer, http, open_table, play_out, settle
+from server_harness import Client, ProcessServer, act_first_legal, http, open_table, play_out, settle
 
 
 def stored(db: Path, table: str) -> list[tuple[int, int, str, str | None]]:
@@ -24,13 +24,7 @@ def test_sigkill_mid_match_then_restart_continues_at_the_same_seq_with_nothing_l
         table = open_table(first.url, mode="computer", level="medium", rules={"target": 2})
         tid, token = table["table"], table["seats"][0]["token"]
         me = Client(first.url, tid, token)
-        acks = []
-        for number in range(6):
-            view = me.wait_turn_or_end()
-            action = view["legal"][0]
-            answer = me.act(action, id=f"a{number}")
-            assert answer["type"] == "ack"
-            acks.append((answer, action))
+        acks = act_first_legal(me, 6)
         before = me.wait_turn_or_end()  # our turn: every computer move is in too
         seq = me.seq
         first.kill()
