@@ -58,6 +58,7 @@ from bistrot.tablecore.core import Commit, Proposal, TableCore
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
 from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
+from bistrot.tablecore.replay import record_of, replay_of
 from bistrot.wire import peek_id, reject
 
 MODES = ("computer", "hotseat")
@@ -162,8 +163,10 @@ class LocalTable(TableCore):
             raise LocalError("bad_record", f"this saved game cannot be replayed: {err}") from None
 
     def summary(self) -> dict[str, Any]:
-        """What a list of saved games shows: the table's public facts (no card, no seed)."""
-        return {**self.public_info(), "id": self.id, "created": self.table.created_at}
+        """What a list of saved games shows: the table's public facts and its result (no card,
+        no seed)."""
+        table = self.table
+        return {**self.public_info(), "id": self.id, "created": table.created_at, "result": table.result}
 
     def _seat_list(self) -> list[dict[str, Any]]:
         return [
@@ -229,6 +232,15 @@ class LocalRoom:
         if table is None:
             raise LocalError("unknown_table", "there is no table with this id on this device")
         return table
+
+    def replay(self, table_id: str) -> dict[str, Any]:
+        """A finished game of this device step by step, every hand shown (``not_over`` before):
+        what ``GET /api/tables/{id}/replay`` answers online."""
+        return replay_of(self._table(table_id))
+
+    def record_text(self, table_id: str) -> str:
+        """The record of a finished game of this device (``not_over`` before)."""
+        return record_of(self._table(table_id))
 
     # ------------------------------------------------------------------ connections
 
@@ -406,6 +418,16 @@ class JsonRoom:
     def bot_play(self, table_id: str, seq: int, action: str) -> str:
         """Play the computer's choice."""
         return self._answer(lambda: {"out": self.room.bot_play(table_id, seq, action)})
+
+    def replay(self, table_id: str) -> str:
+        """A finished game step by step (:meth:`LocalRoom.replay`)."""
+        return self._answer(lambda: self.room.replay(table_id))
+
+    def record(self, table_id: str) -> str:
+        """The record of a finished game: ``{"record": text, "game": name}``."""
+        return self._answer(
+            lambda: {"record": self.room.record_text(table_id), "game": self.room.tables[table_id].table.game}
+        )
 
     def dirty(self) -> str:
         """The records and summaries to store."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 # What the page shows of the Oti table: our cards, what we may click, and how many face cards
 # the other seats show (all of them must be public: face-up or known).
 STATE_JS = """() => {
@@ -24,3 +26,29 @@ READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-scr
   || document.querySelector('.oti-me [data-action]:not([disabled])')"""
 # Click a card near its top-left corner: stacked cards overlap, the corner is always visible.
 CORNER = {"x": 6, "y": 24}
+
+
+def play_until_over(page, limit_s: float = 240) -> int:
+    """Play our seat by clicking until the game is over: ready at once, turn a card when asked,
+    the first playable card (with the play button when the page waits for equal ones), else
+    pick the pile up. Returns the number of turns taken."""
+    turns = 0
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        page.wait_for_function(READY_JS, timeout=30000)
+        s = page.evaluate(STATE_JS)
+        if s["over"]:
+            return turns
+        turns += 1
+        if "ready" in s["actions"]:
+            page.click("[data-action=ready]")
+        elif "flip" in s["actions"]:
+            page.click("[data-action=flip]")
+        elif s["playable"]:
+            page.click(f'.oti-me button[data-card="{s["playable"][0]}"]', position=CORNER)
+            if page.locator("[data-action=play]:enabled").count():
+                page.click("[data-action=play]")
+        elif "pickup" in s["actions"]:
+            page.click("[data-action=pickup]")
+        page.wait_for_timeout(20)
+    raise AssertionError("the Oti game did not end in time")

@@ -225,6 +225,18 @@ def play_out(
     raise AssertionError("the game did not end")
 
 
+def oti_policy(rng: random.Random) -> Any:
+    """A plain Oti player for :func:`play_out`'s ``choose``: ready at once, plays a random card,
+    picks up only when it must (always taking the first legal action may never end a game)."""
+
+    def choose(legal: list[str]) -> str:
+        if "ready" in legal:
+            return "ready"
+        plays = [a for a in legal if a != "pickup"]
+        return rng.choice(plays) if plays else legal[0]
+
+    return choose
+
 def act_first_legal(client: Client, count: int) -> list[tuple[dict[str, Any], str]]:
     """On each of this seat's next ``count`` turns, play its first legal action with the ids
     ``a0``, ``a1``...; each answer (an ack, asserted) with its action."""

@@ -18,6 +18,7 @@ from server_harness import (
     log_of,
     make_settings,
     open_table,
+    oti_policy,
     play_out,
     settle,
 )
@@ -257,18 +258,6 @@ def test_a_challenge_played_twice_gives_the_same_game_and_results_side_by_side(s
     assert results[0]["summary"] == results[1]["summary"] == results[2]["summary"]
     assert results[0]["won"] == results[1]["won"] == results[2]["won"]
     assert results[0]["won"] == (results[0]["summary"]["winner"] == 0)
-
-
-def oti_policy(rng: random.Random):
-    """A plain Oti player: ready at once, plays a random card, picks up only when it must."""
-
-    def choose(legal: list[str]) -> str:
-        if "ready" in legal:
-            return "ready"
-        plays = [a for a in legal if a != "pickup"]
-        return rng.choice(plays) if plays else legal[0]
-
-    return choose
 
 
 def test_a_whole_oti_game_against_the_computer(server):

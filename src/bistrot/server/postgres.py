@@ -48,7 +48,10 @@ from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
     challenge_record,
     challenge_row,
+    challenges_from_query,
     chat_insert,
+    history_queries,
+    history_rows,
     room_metadata,
     seat_row,
     stored_table,
@@ -60,6 +63,7 @@ from bistrot.server.storage import (
     ChatLine,
     DamagedRecord,
     EventRecord,
+    HistoryRow,
     LeaseLost,
     ResultRow,
     SeatRecord,
@@ -604,6 +608,26 @@ class PostgresStorage:
         ]
         # The source table first, whatever its age relative to the attempts.
         return sorted(found, key=lambda r: r.table != challenge.table)
+
+    async def history(self, table_ids: list[str]) -> list[HistoryRow]:
+        table_query, seats_query = history_queries(table_ids)
+
+        async def read() -> list[HistoryRow]:
+            async with self._connection("REPEATABLE READ") as conn:
+                table_rows = list((await conn.execute(table_query)).mappings())
+                seat_rows = list((await conn.execute(seats_query)).mappings())
+            return history_rows(table_rows, seat_rows)
+
+        return await self._again_if_dropped(read)
+
+    async def challenges_from(self, table_id: str) -> list[ChallengeRecord]:
+        query = challenges_from_query(table_id)
+
+        async def read() -> list[ChallengeRecord]:
+            async with self._connection() as conn:
+                return [challenge_record(r) for r in (await conn.execute(query)).mappings()]
+
+        return await self._again_if_dropped(read)
 
     # ------------------------------------------------------------------ the cluster
 

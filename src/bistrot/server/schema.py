@@ -41,6 +41,7 @@ from bistrot.tablecore.records import (
     ChallengeRecord,
     ChatLine,
     EventRecord,
+    HistoryRow,
     SeatRecord,
     StoredTable,
     TableRecord,
@@ -252,6 +253,36 @@ def stored_table(
         done,
         sorted(said, key=lambda line: line.n),
     )
+
+
+#: Most tables one history request may name (``POST /api/history``; the stores read them at once).
+HISTORY_MAX = 100
+
+
+def history_queries(table_ids: list[str]) -> tuple[Select[Any], Select[Any]]:
+    """What a history reads: the rows of the finished tables among ``table_ids``, and their seats."""
+    ids = list(dict.fromkeys(table_ids))[:HISTORY_MAX]
+    return (
+        select(tables).where(tables.c.id.in_(ids), tables.c.status == "over"),
+        select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.table_id, seats.c.seat),
+    )
+
+
+def history_rows(table_rows: Iterable[Any], seat_rows: Iterable[Any]) -> list[HistoryRow]:
+    """The :class:`HistoryRow` s of :func:`history_queries`' rows (mappings), the latest ended
+    first (then by id: two tables may end at the same instant)."""
+    by_table: dict[str, list[SeatRecord]] = {}
+    for r in seat_rows:
+        by_table.setdefault(r["table_id"], []).append(
+            SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"])
+        )
+    found = [HistoryRow(table_record(r), by_table.get(r["id"], []), r["updated_at"]) for r in table_rows]
+    return sorted(found, key=lambda row: (-row.ended_at, row.table.id))
+
+
+def challenges_from_query(table_id: str) -> Select[Any]:
+    """The challenges made on the deal of ``table_id``, by seat."""
+    return select(challenges).where(challenges.c.table_id == table_id).order_by(challenges.c.seat)
 
 
 def chat_insert(

@@ -51,8 +51,11 @@ from bistrot.server.schema import (
     challenge_record,
     challenge_row,
     challenges,
+    challenges_from_query,
     chat,
     chat_insert,
+    history_queries,
+    history_rows,
     metadata,
     seat_row,
     seats,
@@ -66,6 +69,7 @@ from bistrot.server.storage import (
     ChatLine,
     DamagedRecord,
     EventRecord,
+    HistoryRow,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -437,6 +441,20 @@ class SQLiteStorage:
         ]
         # The source table first, whatever its age relative to the attempts.
         return sorted(found, key=lambda r: r.table != challenge.table)
+
+
+    async def history(self, table_ids: list[str]) -> list[HistoryRow]:
+        table_query, seats_query = history_queries(table_ids)
+
+        def read(conn: Connection) -> list[HistoryRow]:
+            return history_rows(conn.execute(table_query).mappings(), conn.execute(seats_query).mappings())
+
+        return await self._read(read)
+
+    async def challenges_from(self, table_id: str) -> list[ChallengeRecord]:
+        query = challenges_from_query(table_id)
+        rows = await self._read(lambda conn: list(conn.execute(query).mappings()))
+        return [challenge_record(r) for r in rows]
 
 
 _MOVE_AWAY = "move this one away to start an empty room"

@@ -15,6 +15,7 @@ from bistrot.tablecore.records import (
     ChallengeRecord,
     ChatLine,
     EventRecord,
+    HistoryRow,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -28,6 +29,7 @@ __all__ = [
     "ChatLine",
     "DamagedRecord",
     "EventRecord",
+    "HistoryRow",
     "LeaseLost",
     "ResultRow",
     "SeatRecord",
@@ -114,4 +116,14 @@ class Storage(Protocol):
 
     async def challenge_results(self, challenge: ChallengeRecord) -> list[ResultRow]:
         """The source table then every table opened from the challenge, oldest first."""
+        ...
+
+    async def history(self, table_ids: list[str]) -> list[HistoryRow]:
+        """The finished tables among ``table_ids`` (at most the first
+        :data:`~bistrot.server.schema.HISTORY_MAX`; unknown ids and unfinished tables are left
+        out) with their seats, the latest ended first."""
+        ...
+
+    async def challenges_from(self, table_id: str) -> list[ChallengeRecord]:
+        """The challenges made on the deal of ``table_id`` (from any of its seats), by seat."""
         ...

@@ -114,3 +114,13 @@ class ResultRow:
     result: dict[str, Any] | None
     name: str | None
     created_at: float
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A finished table as a history lists it: its record, its seats, and when it ended (its
+    last change, in seconds since the epoch)."""
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    ended_at: float

@@ -23,12 +23,12 @@ function explain(body, status) {
   return { code: `http_${status}`, message: `HTTP ${status}` };
 }
 
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -44,5 +44,5 @@ export async function api(method, path, body) {
   return data;
 }
 
-export const get = (path) => api("GET", path);
+export const get = (path, headers = {}) => api("GET", path, undefined, headers);
 export const post = (path, body = {}) => api("POST", path, body);

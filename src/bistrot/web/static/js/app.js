@@ -5,6 +5,7 @@ import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
+import { replayPage } from "./replay.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { get, post } from "./api.js";
@@ -182,6 +183,9 @@ function route() {
   } else if (parts[0] === "t" && parts[1]) {
     document.title = `${t("table.title")} · bistrot`;
     screen = tablePage(parts[1]);
+  } else if (parts[0] === "replay" && parts[1]) {
+    document.title = `${t("replay.title")} · bistrot`;
+    screen = replayPage(root, parts[1], nav, topbar);
   } else if (parts[0] === "join" && parts[1]) screen = joinPage(parts[1], hash);
   else if (parts[0] === "watch" && parts[1]) {
     if (hash) saveTable(parts[1], { watch: hash, seats: [] });

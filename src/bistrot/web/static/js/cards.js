@@ -99,6 +99,19 @@ export function cardBack(extraClass, label) {
     "aria-label": label || null, "aria-hidden": label ? null : "true" });
 }
 
+/** The hand of a seat the viewer does not play: its backs (at most `max`), or in a replay, whose
+ * views carry `hands` (every seat's cards: the game is over), its faces, small. */
+export function otherHand(view, seat, count, label, max = count) {
+  const open = view.hands?.[seat];
+  if (open) {
+    return h("div", { class: "open-hand", role: "group", "aria-label": label, dataset: { testid: `open-hand-${seat}` } },
+      open.map((c) => cardEl(c, { extraClass: "micro" })));
+  }
+  const backs = [];
+  for (let i = 0; i < Math.min(count, max); i++) backs.push(cardBack("mini"));
+  return h("div", { class: "backs", "aria-label": label, role: label ? "img" : null }, backs);
+}
+
 /** A suit symbol coloured as on the cards. */
 export function suitEl(suit, extraClass) {
   return h("span", { class: ["suit-symbol", isRed(suit) ? "red" : "black", extraClass], "aria-hidden": "true" },

@@ -3,7 +3,9 @@ import { h, clear, toast } from "./dom.js";
 import { t, refusal } from "./i18n.js";
 import { post } from "./api.js";
 import { optionValueText } from "./rules.js";
-import { saveTable, playerName, setPlayerName } from "./store.js";
+import { saveTable, playerName, setPlayerName, heldTables } from "./store.js";
+import { summaryText } from "./challenge.js";
+import { nameOf } from "./table/render.js";
 import { suitEl } from "./cards.js";
 import {
   allGames, gameInfo, labelOf, optionsOf, levelsOf, defaultLevel, modesOf, seatCount, coerce,
@@ -11,7 +13,8 @@ import {
 import { rendererFor } from "./games/index.js";
 // Offline play (docs/offline.md): tables on this device when the server cannot be reached.
 import {
-  isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame,
+  isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame, isLocalTable,
+  heldFromSummary,
 } from "./offline.js";
 
 /** Query parameters that set up the table rather than its rules (the body of POST /api/tables). */
@@ -212,6 +215,44 @@ export function homePage(root, nav, topbar) {
           onclick: async () => { await forgetGame(g.id); fillSaved(); } }, t("offline.forget")))))));
   }
 
+  // The games of this browser that are over, the latest first: the server's tables it holds a
+  // seat or a watch key for (POST /api/history: results, no card), and this device's.
+  const historyBox = h("section", { class: ["saved-games", "history"], dataset: { testid: "history" }, hidden: true });
+  let historyRun = 0;
+  async function fillHistory() {
+    const run = ++historyRun;  // (a later call, after a language change, draws instead)
+    const held = heldTables();
+    const heldBy = new Map(held.map((x) => [x.id, x]));
+    const ids = held.filter((x) => !x.local && !isLocalTable(x.id)).slice(0, 100).map((x) => x.id);
+    let online = [];
+    if (ids.length && !isOffline()) online = (await post("/api/history", { tables: ids }).catch(() => ({ games: [] }))).games;
+    const device = (await savedGames()).filter((g) => g.status === "over");
+    const games = [
+      ...online.map((g) => ({ ...g, when: g.ended_at * 1000, held: heldBy.get(g.table) || {} })),
+      ...device.map((g) => ({ ...g, table: g.id, local: true, when: g.updated || 0, held: heldBy.get(g.id) || heldFromSummary(g),
+        winners: [...Array(g.players).keys()].filter((s) => g.result && rendererFor(g.game).won({ ...g, ...g.result }, s)) })),
+    ].sort((a, b) => b.when - a.when).slice(0, 20);
+    if (run !== historyRun) return;
+    clear(historyBox);
+    historyBox.hidden = games.length === 0;
+    if (!games.length) return;
+    historyBox.append(h("h2", {}, t("history.title")), h("ul", {}, games.map((g) => h("li", { dataset: { table: g.table } },
+      h("span", { class: "saved-title" }, h("strong", { dataset: { testid: "history-result" } }, outcomeOf(g)), " · ", t(labelOf(g.game)),
+        h("small", {}, ` · ${t(`mode.${g.mode}`)}`, g.local ? ` · ${t("offline.on_device")}` : "",
+          [summaryText(g.game, g.result), new Date(g.when).toLocaleString()].filter(Boolean).map((x) => ` · ${x}`).join(""))),
+      h("span", { class: "saved-actions" },
+        h("a", { href: `/replay/${g.table}`, class: "btn primary", dataset: { action: "replay", table: g.table },
+          onclick: (e) => { e.preventDefault(); nav(`/replay/${g.table}`); } }, t("history.replay")))))));
+  }
+  /** "Won" or "Lost" for the one seat this browser played; else who won. */
+  function outcomeOf(g) {
+    if (!g.result) return t("history.over");  // (a device game saved before results were kept)
+    const mine = (g.held.seats || []).map((s) => s.seat);
+    if (mine.length === 1) return g.winners.includes(mine[0]) ? t("history.won") : t("history.lost");
+    const names = g.winners.map((seat) => nameOf({ held: g.held, S: { showSeat: null }, hotseat: true }, g, seat));
+    return names.length ? t("over.player_won", { name: names.join(" & ") }) : t("history.over");
+  }
+
   function draw() {
     const offline = isOffline();
     if (offline && form.mode === "friends") form.mode = "computer";  // not remembered: only for now
@@ -222,6 +263,7 @@ export function homePage(root, nav, topbar) {
         h("p", { class: "lead" }, t("home.lead")),
         offlineLine()),
       savedBox,
+      historyBox,
       h("form", { class: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
@@ -243,6 +285,7 @@ export function homePage(root, nav, topbar) {
   }
   draw();
   fillSaved();
+  fillHistory();
   const stop = onOfflineChange(draw);
-  return { rerender: draw, destroy: stop };
+  return { rerender: () => { draw(); fillHistory(); }, destroy: stop };
 }

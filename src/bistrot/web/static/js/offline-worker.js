@@ -7,7 +7,7 @@
 // with timers. Everything a table decides (rules, seats, acks, who moves and when) is the Python
 // table core's (bistrot.tablecore), the very one the server hosts.
 //
-// Page -> worker: {rid, op: "create"|"rematch"|"connect"|"send"|"close", ...}
+// Page -> worker: {rid, op: "create"|"rematch"|"connect"|"send"|"close"|"replay"|"record", ...}
 // Worker -> page: {rid, ok, result|error} answers, and {conn, msg} protocol messages.
 //
 // IndexedDB "bistrot": store "games" holds each game's record (rules, SEED, seats, actions: it
@@ -192,6 +192,15 @@ const ops = {
     conns.delete(conn);
     room?.disconnect(conn);
     return { ok: true };
+  },
+  // A finished game step by step, and its record (refused before the end: they show every hand).
+  async replay({ table }) {
+    await ensureTable(table);
+    return parse(room.replay(table));
+  },
+  async record({ table }) {
+    await ensureTable(table);
+    return parse(room.record(table));
   },
   async boot() {
     return { ms: await ready() };

@@ -158,6 +158,12 @@ export async function localRematch(table) {
   return (await call("rematch", { table })).table;
 }
 
+/** A finished game of this device step by step: what GET /api/tables/<id>/replay answers online. */
+export const localReplay = (table) => call("replay", { table });
+
+/** The record of a finished game of this device: {record, game}. */
+export const localRecord = (table) => call("record", { table });
+
 /** A connection to a table of this device (see worker-transport.js). */
 export function openLocalConnection({ table, seat, since, onMessage }) {
   const conn = `c${++nextId}`;

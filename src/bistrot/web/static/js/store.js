@@ -21,6 +21,20 @@ export function saveTable(id, data) {
 const memory = {};
 export const tableInMemory = (id) => memory[id] || null;
 
+/** Every table this browser holds something for: [{id, ...what it holds}], the latest saved first. */
+export function heldTables() {
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith(PREFIX)) continue;
+      const data = loadTable(key.slice(PREFIX.length));
+      if (data) found.push({ ...data, id: key.slice(PREFIX.length) });
+    }
+  } catch { /* storage may be off */ }
+  return found.sort((a, b) => (b.saved || 0) - (a.saved || 0));
+}
+
 export function playerName() {
   try { return localStorage.getItem("bistrot.name") || ""; } catch { return ""; }
 }

@@ -1,0 +1,213 @@
+// The replay of a finished game, /replay/<table>: every action, forward and back (buttons, the
+// arrow keys, Home and End, a slider), every hand shown, drawn by the game's own renderer
+// (games/*.js) from the server's views (GET /api/tables/<id>/replay, docs/protocol.md), or for a
+// game of this device (/replay/local-...) the same views from the device's card room. A game
+// whose deal is a challenge's opens only with this browser's token of that table, sent in a
+// header. Marks of the analysis are shown when the server has one (GET .../analysis answering
+// {"status": "done", "result": {"moves": [{index, mark}]}}); none otherwise.
+import { h, patch, clear, toast } from "./dom.js";
+import { t, refusal } from "./i18n.js";
+import { get } from "./api.js";
+import { cardName, cardPretty } from "./cards.js";
+import { loadTable, tableInMemory } from "./store.js";
+import { rendererFor } from "./games/index.js";
+import { nameOf } from "./table/render.js";
+import { isLocalTable, localReplay, localRecord } from "./offline.js";
+
+const MARKS = ["inaccuracy", "mistake", "blunder"];
+
+/** The Authorization header of this browser's token of `tableId` (a seat's, else the watch key). */
+function authHeaders(tableId) {
+  const held = loadTable(tableId) || tableInMemory(tableId) || {};
+  const token = held.seats?.find((s) => s.token)?.token || held.watch;
+  return { held, headers: token ? { Authorization: `Bearer ${token}` } : {} };
+}
+
+/** The record of `tableId` and the name to save it under: the server's (a fetch, so that the
+ * token goes in a header), or the device's. */
+async function fetchRecord(tableId, headers) {
+  if (isLocalTable(tableId)) {
+    const { record, game } = await localRecord(tableId);
+    return { text: record, name: `bistrot-${game}-${tableId}.txt` };
+  }
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, { headers });
+  if (!response.ok) {
+    let body = {};
+    try { body = await response.json(); } catch { /* not JSON */ }
+    throw Object.assign(new Error(body.message || `HTTP ${response.status}`), { code: body.code, status: response.status });
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "")?.[1] || "bistrot-record.txt";
+  return { text: await response.text(), name };
+}
+
+/** Save the record of `tableId` as a file. */
+async function download(tableId, headers) {
+  const { text, name } = await fetchRecord(tableId, headers);
+  const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Marks by action index, from the analysis when the server has one (else none). */
+async function loadMarks(tableId, headers) {
+  if (isLocalTable(tableId)) return new Map();  // (the device has no analysis yet)
+  try {
+    const analysis = await get(`/api/tables/${encodeURIComponent(tableId)}/analysis`, headers);
+    if (analysis?.status !== "done") return new Map();
+    return new Map((analysis.result?.moves || []).filter((m) => MARKS.includes(m.mark)).map((m) => [m.index, m.mark]));
+  } catch {
+    return new Map();  // no analysis here (404), or not yet: no marks
+  }
+}
+
+export function replayPage(root, tableId, nav, topbar) {
+  const { held, headers } = authHeaders(tableId);
+  let data = null;
+  let marks = new Map();
+  let at = 0;  // 0: the deal; k: after the k-th action
+  let gone = false;
+  let body = null;
+
+  const viewAt = (k) => {
+    const view = k === 0 ? data.start : data.steps[k - 1].view;
+    return { ...view, seats: data.seats };
+  };
+  // The names the table would show: the server's, or the ones typed on this device (hot seat).
+  const nameT = { held, S: { showSeat: null }, hotseat: true };
+  const context = (view, before) => {
+    const moved = before ? rendererFor(view.game).step(before, view) : { fresh: new Set(), heldTrick: null };
+    return {
+      me: null, neutral: true,
+      name: (seat) => nameOf(nameT, view, seat),
+      seatInfo: (seat) => data.seats.find((s) => s.seat === seat),
+      act: () => {}, rerender: () => {}, openPanel: () => {},
+      cardName, cardPretty,
+      busy: true, hideHand: false,
+      heldTrick: moved.heldTrick || null, fresh: moved.fresh || new Set(),
+      ui: { selected: new Set(), swapPick: null },
+    };
+  };
+
+  const go = (k) => {
+    const next = Math.max(0, Math.min(data.steps.length, k));
+    if (next === at) return;
+    at = next;
+    draw();
+  };
+
+  function caption(view, ctx) {
+    const total = data.steps.length;
+    if (at === 0) return h("p", { class: "replay-caption", dataset: { testid: "replay-caption" } }, t("replay.deal"));
+    const step = data.steps[at - 1];
+    const said = rendererFor(view.game).describe({ view, last: { seat: step.seat, action: step.action, by: step.by } }, ctx);
+    const mark = marks.get(step.index);
+    return h("p", { class: "replay-caption", dataset: { testid: "replay-caption" } },
+      h("span", { class: "replay-count" }, t("replay.move_of", { n: at, total })), " ",
+      h("span", {}, said || `${ctx.name(step.seat)}: ${step.action}`),
+      mark ? h("span", { class: ["badge", "mark", `mark-${mark}`], dataset: { testid: "mark" } }, t(`replay.mark_${mark}`)) : null);
+  }
+
+  // The controls are built once per language and only updated: a slider replaced under the
+  // pointer would stop following it.
+  let controls = null;
+  function build() {
+    const total = data.steps.length;
+    const button = (action, label, text, target) => h("button", {
+      type: "button", class: "btn", dataset: { action }, "aria-label": label, title: label,
+      onclick: () => go(target()),
+    }, text);
+    controls = {
+      start: button("replay-start", t("replay.start"), "⏮", () => 0),
+      back: button("replay-back", t("replay.back"), "◀", () => at - 1),
+      slider: h("input", { type: "range", min: "0", max: String(total), value: String(at), step: "1",
+        class: "replay-slider", dataset: { testid: "replay-slider" }, "aria-label": t("replay.slider"),
+        oninput: (e) => go(Number(e.target.value)) }),
+      forward: button("replay-forward", t("replay.forward"), "▶", () => at + 1),
+      end: button("replay-end", t("replay.end"), "⏭", () => total),
+      stage: h("div", { class: "replay-stage" }),
+    };
+    clear(body);
+    body.append(
+      h("div", { class: "replay-head" },
+        h("h1", {}, t("replay.title"), " · ", t(`game.${data.game}`), h("small", {}, ` · ${t(`mode.${data.mode}`)}`)),
+        h("button", { type: "button", class: "btn", dataset: { action: "download-record" },
+          onclick: () => download(tableId, headers).catch((error) => toast(refusal(error), "error", 6000)) },
+        t("replay.download"))),
+      h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+        controls.start, controls.back, controls.slider, controls.forward, controls.end),
+      controls.stage);
+  }
+
+  function outcome(view, ctx) {
+    const renderer = rendererFor(view.game);
+    if (!view.is_over) return null;
+    const { title, detail } = renderer.over(view, ctx);
+    return h("section", { class: "replay-result", dataset: { testid: "replay-result" } }, h("h2", {}, title), detail);
+  }
+
+  function draw() {
+    if (gone || !data) return;
+    const view = viewAt(at);
+    const ctx = context(view, at > 0 ? viewAt(at - 1) : null);
+    const total = data.steps.length;
+    const { slider } = controls;
+    if (slider.value !== String(at)) slider.value = String(at);
+    slider.setAttribute("aria-valuetext", at === 0 ? t("replay.deal") : t("replay.move_of", { n: at, total }));
+    controls.start.disabled = controls.back.disabled = at === 0;
+    controls.forward.disabled = controls.end.disabled = at === total;
+    patch(controls.stage, [
+      caption(view, ctx),
+      h("div", { class: ["table-wrap", "replay-table", `game-${view.game}`] }, rendererFor(view.game).table(view, ctx)),
+      outcome(view, ctx),
+      h("p", { class: "hint" }, t("replay.keys_help")),
+    ].filter(Boolean));
+  }
+
+  const onKey = (event) => {
+    if (!data || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest?.("select, textarea, input:not([type=range])")) return;
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: data.steps.length };
+    if (!(event.key in moves)) return;
+    event.preventDefault();  // (the slider would move itself too)
+    go(moves[event.key]);
+  };
+
+  clear(root);
+  root.append(topbar(), h("p", { class: "loading" }, t("replay.loading")));
+  const steps = isLocalTable(tableId) ? localReplay(tableId) : get(`/api/tables/${encodeURIComponent(tableId)}/replay`, headers);
+  Promise.all([steps, loadMarks(tableId, headers)])
+    .then(([replay, found]) => {
+      if (gone) return;
+      data = replay;
+      marks = found;
+      document.title = `${t("replay.title")} · ${t(`game.${data.game}`)} · bistrot`;
+      body = h("section", { class: "page replay-page", dataset: { testid: "replay" } });
+      clear(root);
+      root.append(topbar(), body);
+      build();
+      draw();
+      document.addEventListener("keydown", onKey);
+    }, (error) => {
+      if (gone) return;
+      clear(root);
+      const text = error.status === 404 ? t("error.unknown_table") : refusal(error);
+      root.append(topbar(), h("section", { class: "page narrow error-page" }, h("h1", {}, t("replay.title")), h("p", {}, text),
+        h("a", { href: "/", class: "btn primary", onclick: (e) => { e.preventDefault(); nav("/"); } }, t("nav.home"))));
+    });
+
+  return {
+    rerender: () => {
+      if (!data) return;
+      root.firstElementChild?.replaceWith(topbar());
+      build();
+      draw();
+    },
+    destroy: () => {
+      gone = true;
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}
