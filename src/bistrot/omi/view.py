@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from bistrot.engine import GameView
 
@@ -62,3 +62,19 @@ class OmiView(GameView):
     tokens: list[int]
     carry: int
     results: list[HandResult]
+
+
+def challenge_facts(view: OmiView) -> dict[str, Any]:
+    """The public facts of a finished match that a challenge's results compare, from a
+    spectator's ``view``: how each hand was scored (who chose which trump, the tricks each side
+    took, the tokens, the carry), and no card (registered as the game's ``facts``).
+
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> game = OmiGame.new(OmiRules(target=1), seed=3)
+    >>> while not game.is_over:
+    ...     game.apply(game.legal_actions()[0])
+    >>> hand = challenge_facts(game.view(None))["hands"][0]
+    >>> sorted(hand)[:5], hand["chooser"], hand["trump"]
+    (['announced', 'carry', 'chooser', 'dealer', 'hand'], 0, 'S')
+    """
+    return {"hands": [dict(r) for r in view["results"]]}

@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from bistrot.engine import GameView
+from bistrot.oti.actions import FLIP, PICKUP
 
 # "from" is a keyword: the functional form names it.
 Event = TypedDict(
@@ -54,3 +55,35 @@ class OtiView(GameView):
     history: list[Event]
     out: list[int]
     end_reason: str | None
+
+
+#: The first word of the actions that are a turn of play (not the swap before it).
+TURN_ACTIONS = ("play", PICKUP, FLIP)
+
+
+def challenge_facts(view: OtiView) -> dict[str, Any]:
+    """The public facts of a finished game that a challenge's results compare, from a
+    spectator's ``view``: who went out in which order, how many cards each seat still had, how
+    many turns each played; counts only, never a card (registered as the game's ``facts``).
+
+    >>> from bistrot.oti import OtiGame, OtiRules
+    >>> game = OtiGame.new(OtiRules(players=2), seed=3)
+    >>> while not game.is_over:
+    ...     seat = game.actors()[0]
+    ...     legal = game.legal_actions(seat)
+    ...     game.apply("ready" if "ready" in legal else legal[0], seat=seat)
+    >>> facts = challenge_facts(game.view(None))
+    >>> facts["out"], facts["cards_left"][facts["out"][0]], len(facts["turns"])
+    ([0], 0, 2)
+    """
+    seats = range(view["players"])
+    return {
+        "out": list(view["out"]),
+        "cards_left": [
+            view["hand_counts"][s] + len(view["face_up"][s]) + view["face_down"][s] for s in seats
+        ],
+        "turns": [
+            sum(1 for e in view["history"] if e["seat"] == s and e["action"].split()[0] in TURN_ACTIONS)
+            for s in seats
+        ],
+    }

@@ -5,8 +5,10 @@ import { t, refusal } from "./i18n.js";
 import { get, post } from "./api.js";
 import { saveTable, playerName, setPlayerName } from "./store.js";
 import { rulesSummary } from "./rules.js";
+import { rendererFor } from "./games/index.js";
 
-function summaryText(game, summary) {
+/** A finished game's summary in a few words: tokens and hands, place, cards left, turns. */
+export function summaryText(game, summary) {
   if (!summary) return "";
   const parts = [];
   if (Array.isArray(summary.tokens)) parts.push(t("challenge.tokens", { tokens: summary.tokens.join(" : ") }));
@@ -17,21 +19,101 @@ function summaryText(game, summary) {
   return parts.join(" · ");
 }
 
-/** The results of a challenge, one column per player, the original game first. */
+/** How a challenge names people and seats: a game's player by their name, every other seat by
+ * the computer player that sits there (as at the table: "Computer 2"), with its level. */
+function challengeContext(data) {
+  const level = (seat) => (data.computers || []).find((c) => c.seat === seat)?.level;
+  const short = (seat) => t("seat.computer_name", { n: seat + 1 });
+  return {
+    data,
+    player: (result) => result.name || t("seat.player_n", { n: (data.results || []).indexOf(result) + 1 }),
+    short,
+    computer: (seat) => (level(seat) ? t("challenge.computer_level", { name: short(seat), level: t(`level.${level(seat)}`) })
+      : short(seat)),
+  };
+}
+
+/** Compares two ranks (arrays, lower is better, in order). */
+function compareRanks(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** The challenge's seat as its player sees it (the game's renderer says it; a game the page has
+ * no words for: the seat's number). */
+export function seatWords(data) {
+  const own = rendererFor(data.game).challenge;
+  return own ? own.seat(challengeContext(data)) : t("challenge.seat_and_computers", { seat: data.seat + 1,
+    computers: (data.computers || []).map((c) => t(`level.${c.level}`)).join(", ") || "–" });
+}
+
+/** Who did better: this game (`highlight`) against the original, else who is best so far
+ * (`best`: the ranked games no other beats). */
+function verdict(cx, ranked, best, highlight) {
+  if (ranked.length < 2) return null;
+  const mine = ranked.find((x) => x.r.table === highlight);
+  const original = ranked.find((x) => x.r === cx.data.results[0]);
+  let text;
+  if (mine && original && mine !== original) {
+    const c = compareRanks(mine.rank, original.rank);
+    const name = cx.player(original.r);
+    text = c < 0 ? t("challenge.better_you", { name }) : c > 0 ? t("challenge.better_them", { name }) : t("challenge.same", { name });
+  } else {
+    text = best.length > 1 ? t("challenge.best_tie", { names: best.map((x) => cx.player(x.r)).join(", ") })
+      : t("challenge.best_is", { name: cx.player(best[0].r) });
+  }
+  return h("p", { class: "verdict", dataset: { testid: "verdict" } }, text);
+}
+
+/** The finished games side by side, a row per fact (Omi: per hand), the better cell of a row
+ * marked when the games differ there. */
+function sideBySide(cx, rows, finished, highlight) {
+  const mark = (cells) => {
+    const values = cells.map((c) => c.value).filter((v) => typeof v === "number");
+    const best = Math.min(...values);
+    return values.length > 1 && new Set(values).size > 1 ? best : null;
+  };
+  // A region that scrolls sideways when many have played: reachable by keyboard too.
+  return h("div", { class: "results-wrap", tabindex: "0", role: "region", "aria-label": t(`challenge.side_by_side_${cx.data.game}`) },
+    h("table", { class: "results challenge-table", dataset: { testid: "side-by-side" } },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), finished.map((r, i) => h("th", { scope: "col", class: r.table === highlight && "you" },
+        cx.player(r), i === 0 ? h("small", { class: "why" }, ` (${t("challenge.original")})`) : null)))),
+      h("tbody", {}, rows.map((row) => {
+        const best = mark(row.cells);
+        return h("tr", {}, h("th", { scope: "row" }, row.label), row.cells.map((cell) => h("td", {
+          class: best !== null && cell.value === best && "better" }, cell.node,
+        best !== null && cell.value === best ? h("span", { class: "sr-only" }, ` (${t("challenge.better")})`) : null)));
+      }))),
+    h("p", { class: "legend" }, t(`challenge.legend_${cx.data.game}`)));
+}
+
+/** The results of a challenge: a card per game (the original first) saying how it ended, who
+ * did better, then the finished games side by side (hand by hand for Omi). */
 export function challengeComparison(data, { highlight } = {}) {
   const results = data.results || [];
+  const cx = challengeContext(data);
+  const own = rendererFor(data.game).challenge;
+  const finished = results.filter((r) => r.status === "over" && r.facts);
+  const ranked = own ? finished.map((r) => ({ r, rank: own.rank(r, cx) })).filter((x) => x.rank) : [];
+  const top = ranked.length > 1 ? ranked.reduce((a, b) => (compareRanks(b.rank, a.rank) < 0 ? b : a)) : null;
+  const best = top ? ranked.filter((x) => compareRanks(x.rank, top.rank) === 0) : [];
+  const isBest = (r) => best.some((x) => x.r === r);
   return h("section", { class: "comparison", "aria-label": t("challenge.results"), dataset: { testid: "comparison" } },
     h("h3", {}, t("challenge.results")),
+    verdict(cx, ranked, best, highlight),
     h("div", { class: "comparison-grid" }, results.map((r, i) => h("article", {
-      class: ["result-card", r.won === true && "won", r.won === false && "lost", r.table === highlight && "you"],
+      class: ["result-card", r.won === true && "won", r.won === false && "lost", r.table === highlight && "you", isBest(r) && "best"],
       dataset: { status: r.status } },
-    h("header", {}, h("span", { class: "result-name" }, r.name || t("seat.player_n", { n: i + 1 })),
+    h("header", {}, h("span", { class: "result-name" }, cx.player(r)),
       i === 0 ? h("span", { class: "badge" }, t("challenge.original")) : null,
-      r.table === highlight ? h("span", { class: "badge" }, t("challenge.this_game")) : null),
+      r.table === highlight ? h("span", { class: "badge" }, t("challenge.this_game")) : null,
+      isBest(r) ? h("span", { class: "badge best" }, t("challenge.best")) : null),
     h("p", { class: "result-outcome" },
       r.status !== "over" ? t("challenge.playing") : r.won ? t("challenge.won") : t("challenge.lost")),
     h("p", { class: "result-detail" }, summaryText(data.game, r.summary))))),
-    results.length ? null : h("p", {}, t("challenge.none")));
+    results.length ? null : h("p", {}, t("challenge.none")),
+    own && finished.length ? [h("h4", {}, t(`challenge.side_by_side_${data.game}`)),
+      sideBySide(cx, own.rows(cx, finished), finished, highlight)] : null);
 }
 
 export async function challengePage(root, id, nav, topbar) {
@@ -68,8 +150,7 @@ export async function challengePage(root, id, nav, topbar) {
   root.append(topbar(), h("section", { class: "page challenge-page" },
     h("h1", {}, t("challenge.title")),
     h("p", { class: "lead" }, t("challenge.intro", { game: t(`game.${data.game}`) })),
-    h("p", {}, t("challenge.seat_and_computers", { seat: data.seat + 1,
-      computers: (data.computers || []).map((c) => t(`level.${c.level}`)).join(", ") || "–" })),
+    h("p", { dataset: { testid: "challenge-seat" } }, seatWords(data)),
     rulesSummary(data.game, data.rules),
     h("div", { class: "field" }, h("label", { for: "challenge-name" }, t("home.your_name")), nameInput),
     playBtn,
