@@ -182,6 +182,8 @@ async def test_a_node_whose_lease_ran_out_can_store_nothing_more(url: str) -> No
         await a.append("t", [ev(2, client_id='"late"')], "over", {"winner": 0})
     with pytest.raises(LeaseLost):
         await a.save_seats("t", [SeatRecord(0, "computer", "easy")], "over")
+    with pytest.raises(LeaseLost):  # a seat move before the start: two seats exchanged
+        await a.save_seats("t", [replace(SEATS[1], seat=0), replace(SEATS[0], seat=1)], "waiting")
     with pytest.raises(LeaseLost):  # marking a's old table as rematched is a write of it too
         await a.create_table(table("rematch", rematch_of="t"), SEATS)
     assert await b.load_table("t") == before and await b.load_table("rematch") is None

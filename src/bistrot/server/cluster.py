@@ -56,8 +56,8 @@ CALL_TIMEOUT_S = 5.0
 #: Room methods another node may call here (each takes the table or challenge id first).
 CALLABLE = frozenset(
     {
-        "info", "join", "check_invite", "start_table", "rematch", "challenge", "challenge_info",
-        "play_challenge",
+        "info", "join", "check_invite", "start_table", "move_seat", "rematch", "challenge",
+        "challenge_info", "play_challenge",
     }
 )
 

@@ -53,6 +53,11 @@ class FanOut(Protocol):
         """Unsubscribe everyone from the table (it left this node); who they were."""
         ...
 
+    def drop_audience(self, table_id: str, audience: Audience) -> list[Subscriber]:
+        """Unsubscribe every subscriber of one audience (its player moved to another seat); who
+        they were."""
+        ...
+
 
 class InProcessFanOut:
     """Subscribers kept in this process: what one machine needs."""
@@ -85,6 +90,14 @@ class InProcessFanOut:
     def drop(self, table_id: str) -> list[Subscriber]:
         """See :meth:`FanOut.drop`."""
         return [sub for subs in self._subscribers.pop(table_id, {}).values() for sub in subs]
+
+    def drop_audience(self, table_id: str, audience: Audience) -> list[Subscriber]:
+        """See :meth:`FanOut.drop_audience`."""
+        by_audience = self._subscribers.get(table_id, {})
+        dropped = by_audience.pop(audience, [])
+        if not by_audience:
+            self._subscribers.pop(table_id, None)
+        return dropped
 
     def count(self, table_id: str) -> int:
         """Subscribers of a table, all audiences together."""

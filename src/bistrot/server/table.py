@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -24,12 +25,16 @@ from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, Out, TableCore
-from bistrot.tablecore.plan import OVER, PLAYING
+from bistrot.tablecore.plan import OVER, PLAYING, WAITING
 from bistrot.wire import dumps, reject
 
 log = logging.getLogger("bistrot.server.table")
 
-__all__ = ["SPECTATOR", "Connection", "Services", "StorageFailed", "Table"]
+__all__ = ["CLOSE_SEAT_MOVED", "SPECTATOR", "Connection", "Services", "StorageFailed", "Table"]
+
+#: The WebSocket close of a connection whose player now sits at another seat of the table: the
+#: client connects again with the same token, which now holds the new seat.
+CLOSE_SEAT_MOVED = 4409
 
 Reply = Callable[[dict[str, Any]], None]
 
@@ -98,6 +103,9 @@ class Table:
         #: back, since its last stored change, so a table paused for want of people stays paused.
         self._unattended_since: float | None = time.monotonic() - max(0.0, time.time() - self.left_since())
         self._retired = False
+        #: Connections closed because their player moved to another seat: what they still send
+        #: or say as they go is not their old seat's any more.
+        self._moved_out: weakref.WeakSet[Connection] = weakref.WeakSet()
 
     @property
     def seq(self) -> int:
@@ -231,6 +239,9 @@ class Table:
         await self.call(self._do_disconnect, conn, who)
 
     async def _do_disconnect(self, conn: Connection, who: int | str) -> None:
+        if conn in self._moved_out:  # already unsubscribed and uncounted when its player moved
+            self._moved_out.discard(conn)
+            return
         audience = _audience(who)
         self.services.fanout.unsubscribe(self.id, audience, conn)
         self.idle_since = time.monotonic()
@@ -265,6 +276,8 @@ class Table:
         await self.call(self._do_receive, conn, who, text, reply)
 
     async def _do_receive(self, conn: Connection, who: int | str, text: str, reply: Reply) -> None:
+        if conn in self._moved_out:
+            return
         step = self.core.receive(_audience(who), text)
         for message in step.replies:
             reply(message)
@@ -399,6 +412,29 @@ class Table:
 
     async def _do_start(self, token: str) -> None:
         await self._save_seats(self.core.start_early(token), PLAYING)
+
+    async def move_seat(self, token: str, seat: int | None, to: int) -> None:
+        """Before the start, move a player of a friends table (:meth:`TableCore.move_seat`).
+        Stored, then the moved players' connections are closed (:data:`CLOSE_SEAT_MOVED`: they
+        come back with the same tokens, at their new seats) and everyone else is told."""
+        await self.call(self._do_move_seat, token, seat, to)
+
+    async def _do_move_seat(self, token: str, seat: int | None, to: int) -> None:
+        records = self.core.move_seat(token, seat, to)
+        try:
+            await self.services.storage.save_seats(self.id, records, WAITING)
+        except Exception as err:  # nothing changed: the core applies a move once it is stored
+            log.warning("table %s: a seat move could not be stored: %s", self.id[:6], type(err).__name__)
+            if isinstance(err, LeaseLost) and self.services.lost is not None:
+                self.services.lost(self.id)
+            text = "the move could not be stored; nothing changed, try again"
+            raise ApiError(503, "storage_error", text) from err
+        moved, out = self.core.seats_moved(records)
+        for seat_moved in moved:
+            for conn in self.services.fanout.drop_audience(self.id, seat_moved):
+                self._moved_out.add(conn)
+                conn.close(CLOSE_SEAT_MOVED, "seat_moved: your player sits at another seat now; reconnect")
+        self._deliver(out)
 
     async def _save_seats(self, records: list[SeatRecord], status: str) -> None:
         await self.services.storage.save_seats(self.id, records, status)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bistrot import games
@@ -314,6 +314,7 @@ class TableCore:
             "rematch": r.rematch,
             "bot_delay_ms": r.bot_delay_ms,
             "grace_s": 0 if self.local else r.grace_s,
+            "teams": self.entry.teams(self.rules),
         }
         if self.local:
             info["local"] = True
@@ -623,6 +624,62 @@ class TableCore:
             raise TableError("already_started", "the table has already started")
         level = self.entry.level_or_weaker(self.table.level)
         return [SeatRecord(s.record.seat, COMPUTER, level) for s in self.seats if s.record.kind == OPEN]
+
+    def move_seat(self, token: str, seat: int | None, to: int) -> list[SeatRecord]:
+        """Before a friends table starts, move the player of ``seat`` (None: the token's own
+        seat) to seat ``to``: the two seat records to store, then :meth:`seats_moved`.  Each
+        player keeps their token, which then holds the new seat.  A player moves themselves to
+        a free seat; the creator also moves anyone else, to a free seat or in exchange with its
+        player.  Seat 0 stays the creator's: it is how the table knows them (start, rematch).
+        Refusals, with nothing changed: ``bad_token``, ``already_started``, ``bad_seat``,
+        ``same_seat``, ``not_creator``, ``seat_free`` (nobody to move), ``creator_seat``,
+        ``seat_taken``.
+
+        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+        >>> plan = plan_table({"game": "omi", "mode": "friends"}, PlanDefaults())
+        >>> core = TableCore(StoredTable(plan.table, plan.seats))
+        >>> joined, token, _ = core.join(plan.invite, "Kasun")
+        >>> _ = core.seats_saved([joined], "waiting")
+        >>> records = core.move_seat(token, None, 2)
+        >>> [(r.seat, r.kind, r.name) for r in records]
+        [(1, 'open', None), (2, 'human', 'Kasun')]
+        >>> moved, _ = core.seats_moved(records)
+        >>> moved, core.seat_of(token)
+        ([1, 2], 2)
+        >>> core.move_seat(token, 2, 0)
+        Traceback (most recent call last):
+        ...
+        bistrot.tablecore.errors.TableError: seat 0 stays the creator's
+        """
+        mine = self.seat_of(token)
+        if self.status != WAITING:
+            raise TableError("already_started", "seats change before the start only; the table has started")
+        seat = mine if seat is None else seat
+        for s in (seat, to):
+            if not 0 <= s < self.players:
+                raise TableError("bad_seat", f"this table has seats 0 to {self.players - 1}, not {s}", 422)
+        if seat == to:
+            raise TableError("same_seat", f"that player already sits at seat {to}")
+        if seat != mine and mine != 0:
+            raise TableError("not_creator", "only the table's creator (seat 0) moves other players", 403)
+        moving, there = self.seats[seat].record, self.seats[to].record
+        if moving.kind == OPEN:
+            raise TableError("seat_free", f"nobody sits at seat {seat}")
+        if 0 in (seat, to):
+            raise TableError("creator_seat", "seat 0 stays the creator's")
+        if mine != 0 and there.kind != OPEN:
+            raise TableError("seat_taken", f"seat {to} is taken; only the creator exchanges players")
+        return [replace(there, seat=seat), replace(moving, seat=to)]
+
+    def seats_moved(self, records: list[SeatRecord]) -> tuple[list[int], Out]:
+        """Stored moved seats (:meth:`move_seat`) take effect: (the seats whose connections the
+        host now closes, as their players sit elsewhere and come back with the same token, what
+        everyone else is told)."""
+        for record in records:
+            state = self.seats[record.seat]
+            state.conns, state.away = 0, False  # the host closes them: reconnected, they count again
+            self.rejects[record.seat] = OrderedDict()  # (refusals before the start: said again)
+        return [r.seat for r in records], self.seats_saved(records, WAITING)[1]
 
     def seats_saved(self, records: Iterable[SeatRecord], status: str) -> tuple[bool, Out]:
         """Stored seats take effect: (whether the game just started, what everyone is told)."""

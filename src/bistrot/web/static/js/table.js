@@ -4,8 +4,9 @@
 //   table/session.js   connections, the queue of states shown one by one, acting, hot seat
 //   table/render.js    the top bar, the game's renderer, the overlay of the moment
 //   table/overlays.js  pass-the-device, waiting room, end of game, hand summary, panels
+//   table/lobby.js     the waiting room's seats and teams, moving to another seat
 //   table/keyboard.js  keys
-//   table/requests.js  rematch, challenge, start now (HTTP)
+//   table/requests.js  rematch, challenge, start now, seat moves (HTTP)
 // Whatever depends on the game is in its renderer (games/index.js).
 import { tableState } from "./table/state.js";
 import { openSession } from "./table/session.js";

@@ -14,6 +14,7 @@
 const PING_MS = 20000;
 const SILENCE_MS = 45000;
 const FOR_GOOD = [4401, 4403, 4404, 4410, 4500];
+const SEAT_MOVED = 4409;
 
 export function webSocketTransport({ table, token = null, since = null, path = "/ws" }) {
   const messageCbs = new Set();
@@ -41,9 +42,9 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     return JSON.stringify(msg);
   }
 
-  function connect() {
+  function connect(quiet = false) {
     if (closed) return;
-    emitStatus(everOpened ? "reconnecting" : "connecting", { attempt });
+    emitStatus(everOpened && !quiet ? "reconnecting" : "connecting", { attempt });
     let socket;
     try {
       socket = new WebSocket(url());
@@ -90,6 +91,12 @@ export function webSocketTransport({ table, token = null, since = null, path = "
       // The server refusing us for good: no seat (4401), another site's page (4403), no table
       // (4404), a table retired (4410) or damaged (4500). Too slow to read (4408), the store
       // down (4503) and the rest are worth another try.
+      // Our player moved to another seat before the start (4409): the same token holds the new
+      // seat, at once; nothing was lost, so no "connection lost".
+      if (event.code === SEAT_MOVED) {
+        connect(true);
+        return;
+      }
       if (FOR_GOOD.includes(event.code)) {
         closed = true;
         emitStatus("closed", { code: event.code, reason: event.reason });

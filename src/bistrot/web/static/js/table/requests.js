@@ -1,6 +1,8 @@
 // What a table asks the server besides playing (HTTP, not the table's connection): start before
-// every seat is taken, a rematch, a challenge link, a challenge's results.
+// every seat is taken, a seat move before the start, a rematch, a challenge link, a challenge's
+// results.
 import { toast } from "../dom.js";
+import { refusal } from "../i18n.js";
 import { post, get } from "../api.js";
 import { localRematch } from "../offline.js";
 import { saveTable } from "../store.js";
@@ -52,6 +54,16 @@ export async function startNow(T) {
     await post(`/api/tables/${T.tableId}/start`, { token: T.held.seats[0].token });
   } catch (error) {
     toast(error.message, "error");
+  }
+}
+
+/** Before the start: move this page's player to another seat, or (the creator) move a player
+ * (`body`: {to} or {seat, to}); the server sends everyone the new seating. */
+export async function moveSeat(T, body) {
+  try {
+    await post(`/api/tables/${T.tableId}/seat`, { token: T.held.seats[0].token, ...body });
+  } catch (error) {
+    toast(refusal(error), "error", 5000);
   }
 }
 
