@@ -17,7 +17,8 @@ SNAPSHOT_JS = """() => {
   };
 }"""
 
-READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-screen]')
+READY_JS = """() => document.querySelector('[data-action=next-hand]')
+  || document.querySelector('.over-overlay, [data-testid=pass-screen]')
   || document.querySelector('button[data-suit]:not([disabled])')
   || document.querySelector('.hand button[data-card]:not([disabled])')"""
 
@@ -30,8 +31,14 @@ def snapshot(page) -> dict:
 
 
 def wait_for_turn(page, timeout_s: float = 30) -> dict:
-    page.wait_for_function(READY_JS, timeout=timeout_s * 1000)
-    return snapshot(page)
+    """Wait until this seat has something to do (or the match is over, or the device is to be
+    passed on); a finished hand's result card on the way is closed, as a player would."""
+    while True:
+        page.wait_for_function(READY_JS, timeout=timeout_s * 1000)
+        if not page.locator("[data-action=next-hand]").count():
+            return snapshot(page)
+        page.click("[data-action=next-hand]")
+        page.wait_for_selector("[data-action=next-hand]", state="detached")
 
 
 def choose_trump(page, suit: str, *, tap: bool = False) -> None:

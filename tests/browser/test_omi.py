@@ -63,7 +63,7 @@ def test_a_whole_omi_match_against_the_computer(server, pages):
     # The last trick, on demand.
     over.locator(".close").click()
     page.click("[data-action=last-trick]")
-    assert page.locator(".last-trick .last-card").count() == 4
+    assert page.locator(".last-trick .trick-card").count() == 4
     shot(page, "omi-last-trick")
     page.keyboard.press("Escape")
 

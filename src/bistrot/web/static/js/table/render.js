@@ -38,6 +38,7 @@ export function tableContext(T) {
     heldTrick: S.heldTrick,
     fresh: S.fresh,
     ui: S.ui,
+    openPanel: T.openPanel,
   };
 }
 
@@ -101,15 +102,30 @@ export function renderTable(root, T) {
   const c = tableContext(T);
   nodes.push(h("div", { class: ["table-wrap", `game-${view.game}`] },
     rendererFor(view.game).table(view, c),
-    summaryBox(T, view, c),
     h("p", { class: "action-log", role: "log", "aria-live": "polite", dataset: { testid: "log" } }, S.log)));
   if (S.passTo !== null) nodes.push(passScreen(T, c));
   else if (view.table?.status === "waiting") nodes.push(waitingRoom(T, view, c));
-  else if (view.is_over && !S.overClosed) nodes.push(overScreen(T, view, c));
+  // (the match's last trick is seen taken before the end covers the table)
+  else if (view.is_over && !S.overClosed && !S.heldTrick) nodes.push(overScreen(T, view, c));
+  // A finished hand's result goes over the pass screen too: it shows no hand, and nobody takes
+  // the device (and sees the next deal) before it is closed.
+  const result = summaryBox(T, view, c);
+  if (result) nodes.push(result);
   const open = panel(T, view, c);
   if (open) nodes.push(open);
   patch(root, nodes);
   if (focus && !root.contains(document.activeElement)) restoreFocus(root, focus);
+  focusTopLayer(root);
+}
+
+/** The dialog on top (a panel, a hand's result, the pass screen...) takes the focus on its
+ * [autofocus] element when the focus is outside it, so that keys (Enter, Escape, arrows) go to
+ * it. (The autofocus attribute alone works once per page, not on dialogs drawn later.) */
+function focusTopLayer(root) {
+  const layers = root.querySelectorAll(":scope > .overlay, :scope > .pass-screen");
+  const top = layers[layers.length - 1];
+  if (!top || top.contains(document.activeElement)) return;
+  top.querySelector("[autofocus]")?.focus({ preventScroll: true });
 }
 
 /** The focused card, suit or action button, as a selector that finds it again after a render. */
