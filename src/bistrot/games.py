@@ -95,6 +95,10 @@ class GameEntry:
     """Sub-packages of :mod:`bistrot` the browser's wheel must hold for this game."""
     browser_bot_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Options of computer players in the browser, by level (smaller time budgets)."""
+    facts: str | None = None
+    """``"module:function"`` giving the public facts of a finished game that a challenge's
+    results compare (Omi: each hand; Oti: who went out when), from its spectator's view; never
+    a card: someone may still play that deal.  None: the stored summary alone."""
 
     # ------------------------------------------------------------------ what it is made of
 
@@ -145,10 +149,33 @@ class GameEntry:
         except TypeError as err:  # e.g. a wrong keyword slipping past from_dict
             raise ValueError(str(err)) from None
 
+    def finished_facts(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What :attr:`facts` makes of the spectator's ``view`` of a finished game, or None.
+
+        >>> game = get("omi").game_class().new(get("omi").rules_from_dict({}), 1)
+        >>> get("omi").finished_facts(game.view(None))
+        {'hands': []}
+        """
+        return None if self.facts is None else dict(load(self.facts)(view))
+
     @staticmethod
     def players(rules: Any) -> int:
         """Seats at the table."""
         return int(rules.players)
+
+    def teams(self, rules: Any) -> list[int] | None:
+        """Each seat's team when seats play in partnerships (a game won by sides, fewer sides
+        than seats), else None: each plays for themselves.
+
+        >>> omi = get("omi")
+        >>> omi.teams(omi.rules_from_dict({})), omi.teams(omi.rules_from_dict({"players": 3}))
+        ([0, 1, 0, 1], None)
+        >>> get("oti").teams(get("oti").rules_from_dict({}))
+        """
+        if self.winners is not winner_is_a_side:
+            return None
+        sides = [int(rules.side_of(seat)) for seat in range(self.players(rules))]
+        return sides if len(set(sides)) < len(sides) else None
 
     def describe(self) -> dict[str, Any]:
         """What ``GET /api/games`` says of this game: options with their schema, levels, modes."""
@@ -240,6 +267,7 @@ register(
         terminal_help="an Omi match: you and a computer partner against two",
         terminal_options=("target",),
         packages=("omi",),
+        facts="bistrot.omi.view:challenge_facts",
         browser_bot_options={"hard": {"budget": 0.35}},
     )
 )
@@ -261,6 +289,7 @@ register(
         terminal_options=("players",),
         terminal_defaults={"players": 3},
         packages=("oti",),
+        facts="bistrot.oti.view:challenge_facts",
         browser_bot_options={"hard": {"time_budget": 0.35}},
     )
 )

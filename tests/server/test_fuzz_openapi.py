@@ -45,9 +45,10 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 @pytest.fixture(scope="module")
-def known(api: ThreadServer) -> dict[str, dict[str, str]]:
+def known(api: ThreadServer) -> dict[str, dict[str, Any]]:
     """Real ids and secrets to aim requests at: ``waiting`` (a friends table nobody joined yet)
-    and ``over`` (a finished Omi match, and a challenge on its deal)."""
+    and ``over`` (a finished Omi match, and a challenge on its deal); ``tables``, for the
+    history, names both."""
     friends = open_table(api.url, mode="friends")
     over = open_table(api.url, rules={"target": 1}, level="easy")
     token = over["seats"][0]["token"]
@@ -62,16 +63,25 @@ def known(api: ThreadServer) -> dict[str, dict[str, str]]:
             "token": friends["seats"][0]["token"],
             "invite": friends["invite"],
         },
-        "over": {"table_id": over["table"], "token": token, "challenge_id": challenge.json()["challenge"]},
+        "over": {
+            "table_id": over["table"],
+            "token": token,
+            "challenge_id": challenge.json()["challenge"],
+            "tables": [over["table"], friends["table"]],
+        },
     }
 
 
-def aim(case: Any, values: dict[str, str]) -> None:
+def aim(case: Any, values: dict[str, Any]) -> None:
     """Put the real ids and secrets in the places the generated request has them."""
     for where in (case.path_parameters, case.body):
         if isinstance(where, dict):
             for key in where.keys() & values.keys():
                 where[key] = values[key]
+    if "token" in values and case.path.endswith(("/record", "/replay")):
+        # The finished table's deal is a challenge's: its record and replay need its token
+        # (their refusal without it is tests/server/test_history_replay.py's).
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {values['token']}"}
 
 
 def test_served_schema_is_the_one_fuzzed(api: ThreadServer) -> None:
@@ -89,7 +99,7 @@ def test_served_schema_is_the_one_fuzzed(api: ThreadServer) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_answer_is_documented(
-    case: Any, target: str | None, api: ThreadServer, known: dict[str, dict[str, str]]
+    case: Any, target: str | None, api: ThreadServer, known: dict[str, dict[str, Any]]
 ) -> None:
     if target is not None:
         aim(case, known[target])

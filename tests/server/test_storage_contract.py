@@ -567,6 +567,32 @@ async def test_save_seats_replaces_the_seats_given_and_the_status(kit: Kit) -> N
 
 
 @contract
+async def test_a_seat_move_exchanges_two_seats_records_tokens_included_at_once(kit: Kit) -> None:
+    # A player moved before the start (TableCore.move_seat): their record, token hash and name,
+    # goes to the new seat and the other seat's (a player, or a free seat) to theirs, in one
+    # write; a refused write moves neither.
+    async with kit.store() as store:
+        await store.create_table(table("t1", status="waiting"), SEATS)
+        await store.create_table(table("t2", status="waiting"), SEATS)
+        swap = [replace(SEATS[3], seat=0), replace(SEATS[0], seat=3)]
+        await store.save_seats("t1", swap, "waiting")
+        to_free = [replace(SEATS[2], seat=0), replace(SEATS[3], seat=2)]  # Kasun, now at 0, moves on to 2
+        await store.save_seats("t1", to_free, "waiting")
+        moved = [SeatRecord(0, "open"), SEATS[1], replace(SEATS[3], seat=2), replace(SEATS[0], seat=3)]
+        expected = StoredTable(table("t1", status="waiting"), moved)
+        assert await store.load_table("t1") == expected
+
+        await kit.break_table(store, "t1")
+        with kit.refused():
+            await store.save_seats("t1", [replace(moved[3], seat=1), replace(moved[1], seat=3)], "waiting")
+        assert await store.load_table("t1") == expected
+        await kit.heal_table(store, "t1")
+    async with kit.store() as store:  # durable, and the other table untouched
+        assert await store.load_table("t1") == expected
+        assert await store.load_table("t2") == StoredTable(table("t2", status="waiting"), SEATS, [])
+
+
+@contract
 async def test_a_rematch_marks_the_old_table_in_the_same_transaction(kit: Kit) -> None:
     async with kit.store() as store:
         await store.create_table(table("old", 1.0, "over", seq=9, result={"winner": 0}), SEATS)
@@ -640,6 +666,43 @@ async def test_challenges_and_their_results(kit: Kit) -> None:
     async with kit.store() as store:
         assert await store.load_challenge("ch") == challenge
         assert await store.challenge_results(challenge) == rows
+
+
+@contract
+async def test_history_gives_the_finished_tables_named_with_their_seats_latest_first(kit: Kit) -> None:
+    async with kit.store() as store:
+        seats_a = [SeatRecord(0, "human", token_hash="t", name="Ama"), SeatRecord(1, "computer", "hard")]
+        for table_id in ("a", "b", "on", "other"):
+            await store.create_table(table(table_id), seats_a if table_id == "a" else SEATS)
+        await store.append("a", [ev(1), ev(2)], "over", {"winner": 1, "tokens": [2, 10]})
+        await store.append("on", [ev(1)], "playing", None)
+        await store.append("b", [ev(1)], "over", {"winner": 0})  # ends after "a"
+        await store.append("other", [ev(1)], "over", {"winner": 0})  # over, but not asked for
+        rows = await store.history(["a", "on", "nope", "b", "a"])
+        assert [r.table.id for r in rows] == ["b", "a"]  # unfinished and unknown ids left out
+        b, a = rows
+        assert a.seats == seats_a and b.seats == SEATS
+        assert (a.table.status, a.table.seq, a.table.result) == ("over", 2, {"winner": 1, "tokens": [2, 10]})
+        assert a.table == (await loaded(store, "a")).table
+        assert b.ended_at >= a.ended_at >= a.table.created_at
+        assert await store.history([]) == []
+    async with kit.store() as store:  # durable, as everything else
+        assert [r.table.id for r in await store.history(["a", "b"])] == ["b", "a"]
+
+
+@contract
+async def test_challenges_from_a_table_are_every_seat_s(kit: Kit) -> None:
+    async with kit.store() as store:
+        await store.create_table(table("src", status="over"), SEATS)
+        await store.create_table(table("plain", status="over"), SEATS)
+        assert await store.challenges_from("src") == []
+        second = ChallengeRecord("c3", "src", 3, [{"seat": 0, "level": "hard"}], 20.0)
+        first = ChallengeRecord("c0", "src", 0, [{"seat": 1, "level": "easy"}], 30.0)
+        await store.create_challenge(second)
+        await store.create_challenge(first)
+        assert await store.challenges_from("src") == [first, second]
+        assert await store.challenges_from("plain") == []
+        assert await store.challenges_from("nope") == []
 
 
 # ---------------------------------------------------------------------------- failures

@@ -4,7 +4,8 @@
 >>> sorted(route.path for route in app.routes if route.path.startswith("/api/tables"))
 ['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/challenge', \
 '/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
-'/api/tables/{table_id}/rematch', '/api/tables/{table_id}/start']
+'/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/replay', \
+'/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
 from bistrot import __version__
+from bistrot.server import history
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
@@ -40,11 +42,15 @@ from bistrot.server.protocol import (
     ErrorBody,
     GameList,
     Health,
+    History,
+    HistoryRequest,
     InviteOpen,
     Joined,
     JoinTable,
+    MoveSeat,
     PlayChallenge,
     Rematch,
+    Replay,
     SeatAuth,
     Sharing,
     TableInfo,
@@ -58,13 +64,19 @@ from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origi
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage
 from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.replay import record_of
 
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
+    "/replay/{key}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422)
 }
+#: A write that the store refused (``storage_error``: nothing changed, try again).
+STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody}}
+#: ErrorBody's place in the schema, for a route whose own answers are not JSON.
+ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 #: Opening a table may also be refused for the client's quota (``too_many_tables``).
 CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
@@ -73,6 +85,17 @@ CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
         "headers": {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}},
     },
 }
+
+#: ``Authorization: Bearer <token>``: a seat token or the watch key of the table, needed for the
+#: record and replay of a game whose deal is a challenge's (server/history.py).
+Bearer = Annotated[
+    str | None,
+    Header(
+        max_length=200,
+        description="`Bearer <token>`: a seat token or the watch key of this table (needed only"
+        " where its deal is a challenge's)",
+    ),
+]
 
 
 class _App(FastAPI):
@@ -294,10 +317,48 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
         """The creator starts a friends table now; computer players take the free seats."""
         return await room.start_table(table_id, body.token)
 
+    @app.post(
+        "/api/tables/{table_id}/seat", response_model=TableInfo, responses=STORE_ERRORS, tags=["tables"]
+    )
+    async def move_seat(table_id: str, body: MoveSeat) -> dict[str, Any]:
+        """Before the start of a friends table, move to a free seat; the creator (seat 0) also
+        moves any other player, to a free seat or in exchange with its player."""
+        return await room.move_seat(table_id, body.token, body.seat, body.to)
+
     @app.post("/api/tables/{table_id}/rematch", response_model=Rematch, responses=ERRORS, tags=["tables"])
     async def rematch(table_id: str, body: SeatAuth) -> dict[str, Any]:
         """The same table again with a new deal; everyone keeps their token."""
         return await room.rematch(table_id, body.token)
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        response_class=PlainTextResponse,
+        # Its refusals are JSON, as everywhere (the route's own type is text).
+        responses={
+            **{code: {"content": {"application/json": {"schema": ERROR_SCHEMA}}} for code in ERRORS},
+            200: {"description": "the record (docs/records.md)"},
+        },
+        tags=["history"],
+    )
+    async def record(table_id: str, authorization: Bearer = None) -> PlainTextResponse:
+        """The record of a finished game, as `bistrot analyze` reads it; refused before the end
+        (``not_over``: it holds the seed) and, where the deal is a challenge's, without a token
+        of the table (``challenge_deal``)."""
+        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        disposition = f'attachment; filename="{history.record_filename(core)}"'
+        return PlainTextResponse(record_of(core), headers={"Content-Disposition": disposition})
+
+    @app.get("/api/tables/{table_id}/replay", response_model=Replay, responses=ERRORS, tags=["history"])
+    async def replay(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
+        """A finished game step by step, every hand shown: the same refusals as its record."""
+        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        return await history.replay(core)
+
+    @app.post("/api/history", response_model=History, responses=ERRORS, tags=["history"])
+    async def game_history(body: HistoryRequest) -> dict[str, Any]:
+        """The finished games among the tables named (a browser's own): seats, result, winners,
+        times; no secret and no card. POST: the ids stay out of URLs and logs."""
+        return await history.history(room.storage, body.tables)
 
     @app.post(
         "/api/tables/{table_id}/challenge",

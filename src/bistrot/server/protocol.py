@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from bistrot import games
+from bistrot.server.schema import HISTORY_MAX
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import refuse_pace
 
@@ -101,6 +102,16 @@ class SeatAuth(_Body):
     """A request made as one seat: start, rematch, challenge."""
 
     token: str = Field(max_length=64, description="the seat's token")
+
+
+class MoveSeat(_Body):
+    """``POST /api/tables/{table}/seat``: move the player of ``seat`` (default: the token's own)
+    to seat ``to``, before the start."""
+
+    token: str = Field(max_length=64, description="your seat's token (the creator's to move another)")
+    # Strict, as CreateTable.seat: "1", 1.0 or true are no seat
+    to: StrictInt = Field(ge=0, le=7, description="the seat to move to")
+    seat: StrictInt | None = Field(None, ge=0, le=7, description="whose player moves (default: yours)")
 
 
 class PlayChallenge(_Body):
@@ -188,6 +199,8 @@ class ChallengeResult(BaseModel):
     seq: int
     won: bool | None
     summary: dict[str, Any] | None
+    facts: dict[str, Any] | None = None
+    """Once the game is over, its public facts (the registry's ``facts``): no card."""
 
 
 class ChallengeInfo(BaseModel):
@@ -259,6 +272,66 @@ class GameList(BaseModel):
 
     games: list[GameInfo]
 
+
+class HistoryRequest(_Body):
+    """``POST /api/history``: the tables this browser remembers (ids, at most HISTORY_MAX)."""
+
+    tables: list[Annotated[str, Field(max_length=64)]] = Field(max_length=HISTORY_MAX)
+
+
+class HistorySeat(BaseModel):
+    seat: int
+    kind: str
+    name: str | None
+    level: str | None
+
+
+class HistoryGame(BaseModel):
+    """One finished game: no secret and no card."""
+
+    table: str
+    game: str
+    mode: str
+    players: int
+    rules: dict[str, Any]
+    seats: list[HistorySeat]
+    result: dict[str, Any] | None
+    winners: list[int] = Field(description="the seats that won")
+    created_at: float = Field(description="when the table was opened (seconds since the epoch)")
+    ended_at: float = Field(description="when the table last changed: the end of its game")
+    challenge: bool = Field(description="the table was opened from a challenge")
+
+
+class History(BaseModel):
+    """``POST /api/history``: the finished games among those asked for, the latest ended first."""
+
+    games: list[HistoryGame]
+
+
+class ReplayStep(BaseModel):
+    """One action of a finished game, and the table as it stood after it."""
+
+    index: int = Field(description="the action's index among the record's actions, from 0")
+    seq: int
+    seat: int
+    action: str
+    by: str = Field(description="human or computer")
+    view: dict[str, Any] = Field(description="the spectators' view, with `hands`: every seat's hand")
+
+
+class Replay(BaseModel):
+    """``GET /api/tables/{id}/replay``: a finished game, step by step, every hand shown."""
+
+    table: str
+    game: str
+    mode: str
+    players: int
+    rules: dict[str, Any]
+    seats: list[SeatInfo]
+    result: dict[str, Any] | None
+    winners: list[int]
+    start: dict[str, Any] = Field(description="the view before the first action")
+    steps: list[ReplayStep]
 
 class ErrorBody(BaseModel):
     code: str

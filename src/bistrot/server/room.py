@@ -18,7 +18,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bistrot import games
+from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
@@ -74,6 +74,8 @@ class Room:
         self._marking: set[asyncio.Task[None]] = set()
         #: How long players' actions take from arrival to answer (queueing, rules, commit).
         self.act_latency = LatencyWindow()
+        #: The public facts of finished games that challenges' results show (challenges.py).
+        self.facts = challenges.FactsCache()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -357,6 +359,17 @@ class Room:
         await table.start_early(token)
         return table.public_info()
 
+    async def move_seat(self, table_id: str, token: str, seat: int | None, to: int) -> dict[str, Any]:
+        """``POST /api/tables/{id}/seat``: before the start, a player moves (or the creator
+        moves one) to another seat."""
+        owner = await self.locate(table_id)
+        if owner is not None:
+            forwarded: dict[str, Any] = await self._forward(owner, "move_seat", [table_id, token, seat, to])
+            return forwarded
+        table = await self.require(table_id)
+        await table.move_seat(token, seat, to)
+        return table.public_info()
+
     # ------------------------------------------------------------------ after the game
 
     async def rematch(self, table_id: str, token: str) -> dict[str, Any]:
@@ -429,32 +442,7 @@ class Room:
             forwarded: dict[str, Any] = await self._forward(owner, "challenge_info", [challenge_id])
             return forwarded
         record, source = await self._challenge(challenge_id)
-        entry = games.get(source.game)
-        rules = entry.rules_from_dict(dict(source.rules))
-        results = []
-        for row in await self.storage.challenge_results(record):
-            won = None
-            if row.status == OVER and row.result is not None:
-                won = record.seat in entry.winners(rules, row.result)
-            results.append(
-                {
-                    "table": row.table,
-                    "name": row.name,
-                    "status": row.status,
-                    "seq": row.seq,
-                    "won": won,
-                    "summary": row.result if row.status == OVER else None,
-                }
-            )
-        return {
-            "challenge": record.id,
-            "game": source.game,
-            "rules": dict(source.rules),
-            "seat": record.seat,
-            "players": entry.players(rules),
-            "computers": record.computers,
-            "results": results,
-        }
+        return await challenges.challenge_info(self.storage, record, source, self.facts)
 
     async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
         """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""

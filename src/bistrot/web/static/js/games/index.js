@@ -9,16 +9,19 @@ import { plain } from "./plain.js";
 /**
  * The shape of a renderer. Every function gets the view of one seat (never more) and `ctx`, the
  * table's context: {me, neutral, name(seat), seatInfo(seat), act(action), rerender(), cardName,
- * cardPretty, busy, hideHand, heldTrick, fresh, ui} (see js/table/render.js, tableContext).
+ * cardPretty, busy, hideHand, heldTrick, fresh, ui, openPanel(id)} (see js/table/render.js, tableContext).
  *
  * @typedef {object} Renderer
  * @property {string} name  the game's name, as the server lists it
  * @property {string[]} suits  two suits for the game's choice card in the lobby ("S", "H", ...)
  * @property {(view: object, ctx: object) => (Node|Node[])} table
  *   everything of the game on the table: the felt, and any score panel always shown with it
- * @property {(prev: object, view: object) => {fresh: Set<string>, heldTrick?: object|null, summary?: object|null}} step
+ * @property {(prev: object, view: object) => {fresh: Set<string>, heldTrick?: object|null, summary?: object|null,
+ *   between?: object|null}} step
  *   what changed between two consecutive views: the cards just played (animated), a trick just
- *   completed (kept on the table for a moment), a hand just finished (its summary for 5 seconds)
+ *   completed (kept on the table for a moment), a hand just finished (its summary) and, when
+ *   `view` already holds the next deal, `between`: the view to show instead until the hand's
+ *   result (summary()) is closed (table/session.js)
  * @property {(before: object, view: object, last: object|null) => Array<[string, number]>} sounds
  *   the game's sounds for one step, as [sound of js/sound.js, delay in ms]; the table adds the
  *   turn, win and lose sounds itself
@@ -26,8 +29,14 @@ import { plain } from "./plain.js";
  * @property {(msg: object, ctx: object) => string} describe  the action log's line for a state message
  * @property {(view: object, ctx: object) => {title: string, detail: Node|null}} over
  *   the end-of-game dialog's title and what it shows (ranking, final score, hands)
- * @property {(view: object, summary: object, ctx: object) => Array} summary
- *   the words of the short-lived summary of the finished hand `summary` (from step())
+ * @property {(view: object, summary: object, ctx: object) => {title: string, detail: Node}} summary
+ *   the result card of the finished hand `summary` (from step(), shown only with a `between`)
+ * @property {{seat: (cx: object) => string, rank: (result: object, cx: object) => (number[]|null),
+ *   rows: (cx: object, results: object[]) => Array<{label: string, cells: Array<{node: *, value?: number}>}>}} [challenge]
+ *   a challenge's words and comparison (js/challenge.js; `cx`: {data, player(result), computer(seat),
+ *   short(seat)}): the challenge's seat as its player sees it, how good a finished game was for
+ *   that seat (compared in order, lower is better), and the finished games side by side, a row
+ *   per fact with a cell per game (`value`: lower is better in that row)
  * @property {Array<{id: string, action: string, title: string, key?: string,
  *   render: (view: object, ctx: object) => Node}>} panels
  *   dialogs opened from the top bar (button data-action `action`, i18n key `title`) and by

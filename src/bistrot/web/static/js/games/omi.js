@@ -3,7 +3,7 @@
 // hand just finished), which sounds go with them and who won.
 import { h } from "../dom.js";
 import { t, plural } from "../i18n.js";
-import { cardEl, cardBack, cardPretty, suitEl, SUITS, SUIT_SYMBOL } from "../cards.js";
+import { cardEl, cardPretty, suitEl, otherHand, SUITS, SUIT_SYMBOL } from "../cards.js";
 import { seatPlate } from "../seats.js";
 
 /** Where each seat sits on screen, seen from `me` (bottom), in the play direction. */
@@ -77,15 +77,19 @@ const playedBy = (card, seat, ctx) => (isYou(ctx, seat)
   ? t("omi.played_by_you", { card: ctx.cardName(card) })
   : t("omi.played_by", { card: ctx.cardName(card), name: ctx.name(seat) }));
 
+/** A trick's cards placed by seat round `positions`; the winning card (once known) is marked
+ * with a star and said to be winning, not by its colour alone. */
 function trickCards(view, positions, { cards, leader, winner }, ctx, fresh) {
   const n = view.players;
   return cards.map((card, i) => {
     const seat = (leader + i) % n;
     const pos = positions[seat];
+    const wins = winner === seat;
     const el = cardEl(card, {
-      extraClass: ["trick-card", `at-${pos}`, fresh.has(card) && "enter", winner === seat && "winning"].filter(Boolean).join(" "),
-      label: playedBy(card, seat, ctx),
+      extraClass: ["trick-card", `at-${pos}`, fresh.has(card) && "enter", wins && "winning"].filter(Boolean).join(" "),
+      label: wins ? `${playedBy(card, seat, ctx)}, ${t("omi.wins_trick")}` : playedBy(card, seat, ctx),
     });
+    if (wins) el.append(h("span", { class: "win-mark", "aria-hidden": "true" }, "★"));
     el.style.zIndex = String(i + 1);
     return el;
   });
@@ -104,16 +108,14 @@ function seatBadges(view, seat) {
 /** Seat 0 at the bottom of a spectator's table: its plate, its cards face down, and a word that
  * this is watching. */
 function watchedSeat(view, ctx) {
-  const backs = [];
-  for (let i = 0; i < view.hand_counts[0]; i++) backs.push(cardBack("mini"));
   return h("div", { class: ["seat", "seat-bottom", "watched", view.to_move === 0 && "to-move"], dataset: { seat: 0 } },
     seatPlate(view, 0, ctx, {
       badges: [
         ...seatBadges(view, 0),
       ],
     }),
-    h("div", { class: "backs", "aria-label": plural("seat.cards_n", view.hand_counts[0]), role: "img" }, backs),
-    h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
+    otherHand(view, 0, view.hand_counts[0], plural("seat.cards_n", view.hand_counts[0])),
+    !view.hands && h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
 }
 
 /** The whole Omi table for one view. ctx: {me, name(seat), seatInfo(seat), act(action), ...}. */
@@ -131,8 +133,6 @@ export function renderOmi(view, ctx) {
   for (let seat = 0; seat < n; seat++) {
     if (seat === me) continue;
     const count = view.hand_counts[seat];
-    const backs = [];
-    for (let i = 0; i < count; i++) backs.push(cardBack("mini"));
     others.push(h("div", { class: ["seat", `seat-${positions[seat]}`, view.to_move === seat && "to-move"],
       dataset: { seat } },
     seatPlate(view, seat, ctx, {
@@ -142,7 +142,7 @@ export function renderOmi(view, ctx) {
           && h("span", { class: "badge partner" }, t("omi.partner")),
       ],
     }),
-    h("div", { class: "backs", "aria-label": plural("seat.cards_n", count), role: "img" }, backs)));
+    otherHand(view, seat, count, plural("seat.cards_n", count))));
   }
 
   // The trick in the middle: the current one, or the one just completed (held for a moment).
@@ -210,13 +210,20 @@ function kapothiAnnounced(view, ctx) {
   return t("omi.kapothi_announced", { side: sideName(view, view.kapothi_announced, ctx) });
 }
 
+/** Tokens of earlier 4 : 4 hands at stake in hand `i` of `results` (the winner's "carried in"). */
+const carriedIn = (results, i) => (i > 0 && results[i - 1].side === null ? results[i - 1].carry : 0);
+
+/** Whether hand `result` had kapothi announced, and lost a trick all the same. */
+const kapothiFailed = (result) => result.announced !== null && result.announced !== undefined && !result.kapothi;
+
 /** Plain words for one finished hand, from the view's `results` entry. */
 export function describeResult(view, result, ctx) {
   if (result.side === null || result.side === undefined) {
-    return plural("omi.result_tie", result.carry);
+    return plural(view.players === 3 ? "omi.result_tie_most" : "omi.result_tie", result.carry);
   }
   const side = sideName(view, result.side, ctx);
   const tokens = plural("omi.plus_tokens", result.tokens);
+  if (kapothiFailed(result)) return t("omi.result_kapothi_failed", { side, tokens });
   if (result.kapothi) {
     // the side is the sentence's subject: "We took all 8 tricks", "Ama & Kasun took ..."
     const subject = sideSubject(view, result.side, ctx);
@@ -226,30 +233,114 @@ export function describeResult(view, result, ctx) {
   return t("omi.result_win", { side, tokens, tricks: plural("omi.tricks_n", result.tricks[result.side]) });
 }
 
-/** The last trick, on demand. */
+/** Why a finished hand gave the tokens it gave (the rule that applied, tokens carried in), or
+ * the tokens a tie left waiting. */
+function whyTokens(view, result) {
+  if (result.side === null || result.side === undefined) return [plural("omi.tokens_waiting", result.carry)];
+  const lines = [];
+  if (kapothiFailed(result)) lines.push(t("omi.why_kapothi_failed"));
+  else if (result.kapothi && result.announced !== null && result.announced !== undefined) lines.push(t("omi.why_kapothi_made"));
+  else if (result.kapothi) lines.push(t(view.rules.kapothi === "wins_match" ? "omi.why_kapothi_match" : "omi.why_kapothi"));
+  else {
+    if (result.tricks[result.side] === HAND_TRICKS) lines.push(t("omi.why_sweep_unannounced"));
+    lines.push(t(result.side === sideOf(view, result.chooser) ? "omi.why_chooser" : "omi.why_defender"));
+  }
+  const i = (view.results || []).findIndex((r) => r.hand === result.hand);
+  const carried = i < 0 ? 0 : carriedIn(view.results, i);
+  if (carried) lines.push(plural("omi.incl_carried", carried));
+  return lines;
+}
+
+/** The card shown between a hand and the next deal: what the hand gave and why (who chose which
+ * trump, the tricks of each side, the tokens and the rule behind them, the score now). */
+function handResult(view, result, ctx) {
+  const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
+  const suit = t(`suit.${result.trump}`);
+  const chosen = isYou(ctx, result.chooser) ? t("omi.chosen_by_you", { suit })
+    : t("omi.chosen_by", { suit, name: ctx.name(result.chooser) });
+  const detail = h("div", { class: "hand-result" },
+    h("p", { class: "hand-result-head", dataset: { testid: "result-head" } }, describeResult(view, result, ctx)),
+    h("dl", { class: "hand-result-facts" },
+      h("dt", {}, t("omi.trump")),
+      h("dd", { dataset: { testid: "result-trump" } }, suitEl(result.trump), " ", chosen),
+      h("dt", {}, t("omi.tricks")),
+      h("dd", {}, h("ul", { class: "result-sides", dataset: { testid: "result-tricks" } }, sides.map((s) => h("li", {
+        class: s === result.side && "won", dataset: { side: s } },
+      t("omi.side_value", { side: sideName(view, s, ctx), value: plural("omi.tricks_n", result.tricks[s]) }))))),
+      h("dt", {}, t("omi.tokens")),
+      h("dd", { dataset: { testid: "result-why" } }, whyTokens(view, result).map((line) => h("span", { class: "why-line" }, line, " "))),
+      h("dt", {}, t("omi.score")),
+      h("dd", { dataset: { testid: "result-score" } }, sides.map((s, i) => [i ? " · " : "", t("omi.side_value",
+        { side: sideName(view, s, ctx), value: plural("omi.tokens_of", view.tokens[s], { target: view.rules.target }) })]))),
+    ctx.openPanel && h("button", { type: "button", class: "btn", dataset: { action: "review-tricks" },
+      onclick: () => ctx.openPanel("last") }, t("omi.see_tricks")));
+  return { title: t("omi.hand_n", { n: result.hand }), detail };
+}
+
+/** The tricks one may look at: those of the hand in play, else the last one of the hand before. */
+function reviewable(view) {
+  if (view.tricks?.length) return { tricks: view.tricks, earlier: false };
+  return { tricks: view.last_trick ? [view.last_trick] : [], earlier: true };
+}
+
+/** The tricks of the hand, on demand: each laid out round the table as the players sit (you at
+ * the bottom), its winning card marked, stepped through with the buttons or the arrow keys. It
+ * opens at the last trick. */
 export function lastTrickPanel(view, ctx) {
-  const last = view.last_trick;
-  if (!last) return h("p", {}, t("omi.no_last_trick"));
-  const n = view.players;
-  return h("div", { class: "last-trick" },
-    h("div", { class: "last-trick-cards" }, last.cards.map((card, i) => {
-      const seat = (last.leader + i) % n;
-      return h("figure", { class: ["last-card", seat === last.winner && "winner"] },
-        cardEl(card, { label: playedBy(card, seat, ctx) }),
-        h("figcaption", {}, ctx.name(seat)));
-    })),
-    h("p", {}, isYou(ctx, last.winner) ? t("omi.took_trick_you") : t("omi.took_trick", { name: ctx.name(last.winner) })));
+  const { tricks, earlier } = reviewable(view);
+  if (!tricks.length) return h("p", {}, t("omi.no_last_trick"));
+  // Where the review is, kept until another trick is taken (then it starts again from the last).
+  // The buttons and keys read it when used: a button equal to the last render's stays on the
+  // page with the handler it had then (dom.js patch).
+  const key = `${view.hand_number}:${tricks.length}`;
+  if (ctx.ui.trickReview?.key !== key) ctx.ui.trickReview = { key, index: tricks.length - 1, count: tricks.length };
+  const index = ctx.ui.trickReview.index;
+  const trick = tricks[index];
+  const go = (where) => {
+    const review = ctx.ui.trickReview;
+    const to = Math.min(Math.max(where(review), 0), review.count - 1);
+    if (to === review.index) return;
+    review.index = to;
+    ctx.rerender();
+  };
+  const moves = { ArrowLeft: (r) => r.index - 1, ArrowUp: (r) => r.index - 1, ArrowRight: (r) => r.index + 1,
+    ArrowDown: (r) => r.index + 1, Home: () => 0, End: (r) => r.count - 1 };
+  const onkeydown = (event) => {
+    const where = moves[event.key];
+    if (!where) return;
+    // The table's own arrows move between the cards of the hand behind the dialog.
+    event.preventDefault();
+    event.stopPropagation();
+    go(where);
+  };
+  const positions = omiPositions(view, ctx.me ?? 0);
+  const heading = earlier ? t("omi.last_of_hand", { n: trick.hand })
+    : t("omi.trick_n_of", { n: index + 1, count: tricks.length });
+  const names = [];
+  for (let seat = 0; seat < view.players; seat++) {
+    names.push(h("span", { class: ["review-name", `at-${positions[seat]}`, seat === trick.winner && "winner"], "aria-hidden": "true" },
+      seat === trick.winner ? "★ " : "", isYou(ctx, seat) ? t("seat.you") : ctx.name(seat)));
+  }
+  return h("div", { class: "last-trick", role: "group", tabindex: "0", autofocus: true, "aria-label": heading, onkeydown,
+    dataset: { testid: "trick-review", key, index } },
+  h("p", { class: "review-head", "aria-live": "polite", dataset: { testid: "review-head" } }, heading),
+  h("div", { class: ["trick-review", `players-${view.players}`] }, names,
+    h("div", { class: "trick" }, trickCards(view, positions, trick, ctx, new Set()))),
+  h("p", { class: "review-winner" }, isYou(ctx, trick.winner) ? t("omi.took_trick_you") : t("omi.took_trick", { name: ctx.name(trick.winner) })),
+  h("div", { class: "review-nav" },
+    h("button", { type: "button", class: "btn", dataset: { action: "prev-trick" }, disabled: index === 0, onclick: () => go(moves.ArrowLeft) },
+      "← ", t("omi.prev_trick")),
+    h("button", { type: "button", class: "btn", dataset: { action: "next-trick" }, disabled: index === tricks.length - 1,
+      onclick: () => go(moves.ArrowRight) }, t("omi.next_trick"), " →")));
 }
 
 /** The hands played so far, as a table. */
 export function resultsTable(view, ctx) {
   const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
   const results = view.results || [];
-  // Tokens a hand's winner got from 4 : 4 hands before it (carried in).
-  const carriedIn = (i) => (i > 0 && results[i - 1].side === null ? results[i - 1].carry : 0);
   const tokensCell = (r, i) => {
     if (r.side === null || r.side === undefined) return plural("omi.carried", r.carry);
-    const carried = carriedIn(i);
+    const carried = carriedIn(results, i);
     return [`${sideName(view, r.side, ctx)} +${r.tokens}`,
       carried ? h("small", { class: "why" }, " ", plural("omi.incl_carried", carried)) : null,
       r.kapothi ? h("small", { class: "why" }, " ★") : null];
@@ -267,9 +358,12 @@ export function resultsTable(view, ctx) {
     h("p", { class: "legend", dataset: { testid: "scores-legend" } }, t("omi.scores_legend")));
 }
 
+/** The tricks of a hand. */
+const HAND_TRICKS = 8;
+
 /** Completed tricks since the start of the match (to spot the state that ends a trick). */
 function tricksDone(view) {
-  return (view.results || []).length * 8 + (view.tricks || []).length;
+  return (view.results || []).length * HAND_TRICKS + (view.tricks || []).length;
 }
 
 /** A hand finished between `before` and `view`. */
@@ -278,7 +372,9 @@ const handEnded = (before, view) => (view.results || []).length > (before.result
 /** The scoring side of `seat`: its partnership with 4 players, itself with 3. */
 const sideOf = (view, seat) => (view.players === 4 ? seat % 2 : seat);
 
-/** The cards just played, the trick just taken (held on the table), the hand just finished. */
+/** The cards just played, the trick just taken (held on the table), the hand just finished and,
+ * as the state after a hand's last card already holds the next deal, the table as that hand left
+ * it (no card in any hand, its tricks, the new score), shown until its result is closed. */
 function step(prev, view) {
   const fresh = new Set();
   const before = new Set(prev.trick.map((p) => p.card));
@@ -289,7 +385,14 @@ function step(prev, view) {
     fresh.add(view.last_trick.cards[view.last_trick.cards.length - 1]);
   }
   const summary = handEnded(prev, view) ? view.results[view.results.length - 1] : null;
-  return { fresh, heldTrick, summary };
+  const between = summary && !view.is_over ? {
+    ...view,
+    hand_number: prev.hand_number, redeals: prev.redeals, dealer: prev.dealer, chooser: prev.chooser,
+    phase: prev.phase, trump: prev.trump, kapothi_announced: prev.kapothi_announced,
+    hand: [], hand_counts: prev.hand_counts.map(() => 0), trick: [], legal: [], to_move: null,
+    tricks: [...(prev.tricks || []), view.last_trick].filter(Boolean), tricks_won: summary.tricks,
+  } : null;
+  return { fresh, heldTrick, summary, between };
 }
 
 function sounds(before, view, last) {
@@ -322,12 +425,64 @@ function over(view, ctx) {
   const title = mySide !== null ? (view.winner === mySide ? t("over.you_won") : t("over.you_lost"))
     : view.players === 3 ? t("over.player_won", { name: ctx.name(view.winner) })
       : t("over.side_won", { side: sideName(view, view.winner, ctx) });
+  // The hand that ended the match is told here, not on a card of its own before this one.
+  const last = view.results?.length ? view.results[view.results.length - 1] : null;
   const detail = h("div", {},
     h("p", { class: "final-score" }, (view.players === 4 ? [0, 1] : [0, 1, 2])
       .map((s) => `${sideName(view, s, ctx)} ${view.tokens[s]}`).join(" · ")),
+    last && h("p", { class: "last-hand", dataset: { testid: "last-hand" } }, h("strong", {}, t("omi.hand_over", { n: last.hand })), " ",
+      describeResult(view, last, ctx), " ", whyTokens(view, last).join(" ")),
     view.results?.length ? resultsTable(view, ctx) : null);
   return { title, detail };
 }
+
+/** Challenges (js/challenge.js; `cx`: the challenge, its seat and how to name seats): the seat
+ * as its player sees it (partner, opponents, who chooses trump first), how good a finished
+ * match was for that seat (compared in order, lower is better) and its hands side by side. */
+const omiChallenge = {
+  seat(cx) {
+    const { data } = cx;
+    const spots = omiPositions(data, data.seat);
+    const at = (spot) => Number(Object.keys(spots).find((s) => spots[s] === spot));
+    const around = { left: cx.computer(at("left")), right: cx.computer(at("right")) };
+    const who = data.players === 4 ? t("challenge.seat_omi_team", { ...around, partner: cx.computer(at("top")) })
+      : t("challenge.seat_omi_alone", around);
+    const first = data.results?.[0]?.facts?.hands?.[0]?.chooser;
+    if (first === undefined) return who;
+    return `${who} ${first === data.seat ? t("challenge.you_choose_first") : t("challenge.chooses_first", { name: cx.computer(first) })}`;
+  },
+  rank(result, cx) {
+    const s = result.summary;
+    if (!s || !Array.isArray(s.tokens)) return null;
+    const side = sideOf(cx.data, cx.data.seat);
+    const others = Math.max(...s.tokens.filter((_, i) => i !== side));
+    return [result.won ? 0 : 1, others - s.tokens[side], result.won ? s.hands : -s.hands];
+  },
+  rows(cx, results) {
+    const side = sideOf(cx.data, cx.data.seat);
+    const ownFirst = (counts) => [counts[side], ...counts.filter((_, i) => i !== side)].join(" : ");
+    const hands = results.map((r) => r.facts?.hands || []);
+    const totals = results.map(() => cx.data.players === 4 ? [0, 0] : [0, 0, 0]);
+    const rows = [];
+    for (let k = 0; k < Math.max(0, ...hands.map((x) => x.length)); k++) {
+      rows.push({ label: t("omi.hand_n", { n: k + 1 }), cells: results.map((r, i) => {
+        const hand = hands[i][k];
+        if (!hand) return { node: "–" };
+        if (hand.side !== null) totals[i][hand.side] += hand.tokens;
+        // The hand's worth to the challenge's seat: tokens won, or given away (a 4 : 4 tie: 0).
+        const net = hand.side === null ? 0 : hand.side === side ? hand.tokens : -hand.tokens;
+        const chooser = hand.chooser === cx.data.seat ? cx.player(r) : cx.short(hand.chooser);
+        return { value: -net, node: [
+          h("span", { class: "ch-trump" }, suitEl(hand.trump), h("span", { class: "sr-only" }, t(`suit.${hand.trump}`)), " ", chooser),
+          h("span", { class: "ch-tricks" }, t("challenge.tricks", { tricks: ownFirst(hand.tricks) })),
+          h("span", { class: "ch-tokens" }, hand.side === null ? plural("omi.carried", hand.carry)
+            : plural(net > 0 ? "challenge.won_tokens" : "challenge.gave_tokens", Math.abs(net))),
+          h("span", { class: "ch-total" }, t("challenge.running", { score: ownFirst(totals[i]) }))] };
+      }) });
+    }
+    return rows;
+  },
+};
 
 /** The Omi renderer. */
 export const omi = {
@@ -339,7 +494,8 @@ export const omi = {
   won: (view, seat) => view.winner === sideOf(view, seat),
   describe,
   over,
-  summary: (view, summary, ctx) => [h("strong", {}, t("omi.hand_over", { n: summary.hand })), " ", describeResult(view, summary, ctx)],
+  challenge: omiChallenge,
+  summary: handResult,
   panels: [
     { id: "last", action: "last-trick", title: "omi.last_trick", key: "l", render: lastTrickPanel },
     { id: "score", action: "scores", title: "omi.scores",

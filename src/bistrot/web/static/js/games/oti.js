@@ -2,7 +2,7 @@
 // hand sizes, your hand. Renders one seat's view and turns clicks into the engine's action texts.
 import { h } from "../dom.js";
 import { t, plural, orList } from "../i18n.js";
-import { cardEl, cardBack, parseCard } from "../cards.js";
+import { cardEl, cardBack, otherHand, parseCard } from "../cards.js";
 import { seatPlate } from "../seats.js";
 
 const cardsOf = (action) => action.split(/\s+/).slice(1);
@@ -140,8 +140,6 @@ function tableCards(view, seat, ctx, options) {
 function otherSeat(view, seat, ctx) {
   const count = view.hand_counts[seat];
   const known = (view.known_in_hand || [])[seat] || [];
-  const backs = [];
-  for (let i = 0; i < Math.min(count, 8); i++) backs.push(cardBack("mini"));
   const out = (view.out || []).indexOf(seat);
   return h("div", { class: ["oti-seat", view.to_move === seat && "to-move", out >= 0 && "is-out"], dataset: { seat } },
     seatPlate(view, seat, ctx, {
@@ -149,8 +147,8 @@ function otherSeat(view, seat, ctx) {
         view.phase === "swap" && view.ready[seat] && h("span", { class: "badge ready" }, t("oti.ready_badge"))],
     }),
     h("div", { class: "oti-hand-count", dataset: { testid: `hand-count-${seat}` }, "aria-label": plural("seat.cards_n", count) },
-      h("div", { class: "backs" }, backs), h("span", { class: "count" }, String(count))),
-    known.length ? h("div", { class: "known", "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
+      otherHand(view, seat, count, null, 8), h("span", { class: "count" }, String(count))),
+    known.length && !view.hands ? h("div", { class: "known", "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
       known.slice(0, 6).map((c) => cardEl(c, { extraClass: "micro", label: ctx.cardName(c) })),
       known.length > 6 ? h("span", { class: "more" }, `+${known.length - 6}`) : null) : null,
     tableCards(view, seat, ctx, { upCard: (c) => cardEl(c, { extraClass: "up", label: ctx.cardName(c) }) }));
@@ -271,7 +269,7 @@ export function renderOti(view, ctx) {
   }
   if (!seated) {
     bottom = h("div", { class: "oti-me watching" }, otherSeat(view, 0, ctx),
-      h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
+      !view.hands && h("p", { class: "watching-note", dataset: { testid: "watching" } }, t("table.watching_note")));
   }
   return h("div", { class: ["felt", "oti", `players-${n}`], dataset: { phase: view.phase } }, others, centre, bottom);
 }
@@ -312,11 +310,14 @@ function sounds(before, view, last) {
 
 /** Everybody's place: those out in the order they went out, then the others by the cards they
  * have left (fewest first; equal counts share a place). [{seat, place, left}] */
-export function ranking(view) {
-  const out = view.out || [];
-  const rows = out.map((seat, i) => ({ seat, place: i + 1, left: cardsLeft(view, seat) }));
+export const ranking = (view) => places(view.players, view.out || [], (seat) => cardsLeft(view, seat));
+
+/** The places of `players` seats, from the seats `out` in order and the cards `left(seat)`
+ * of each (a finished view's, or a challenge's facts: js/challenge.js). */
+function places(players, out, left) {
+  const rows = out.map((seat, i) => ({ seat, place: i + 1, left: left(seat) }));
   const rest = [];
-  for (let seat = 0; seat < view.players; seat++) if (!out.includes(seat)) rest.push({ seat, left: cardsLeft(view, seat) });
+  for (let seat = 0; seat < players; seat++) if (!out.includes(seat)) rest.push({ seat, left: left(seat) });
   rest.sort((a, b) => a.left - b.left || a.seat - b.seat);
   for (const row of rest) {
     row.place = out.length + 1 + rest.filter((r) => r.left < row.left).length;
@@ -341,6 +342,39 @@ function over(view, ctx) {
   return { title, detail };
 }
 
+/** Challenges (js/challenge.js; `cx`: the challenge, its seat and how to name seats): the seat
+ * as its player sees it (its place in the turn order), how good a finished game was for that
+ * seat (compared in order, lower is better: place, cards left, turns) and the games side by side. */
+const otiChallenge = {
+  seat(cx) {
+    const n = cx.data.players, seat = cx.data.seat;
+    const before = cx.computer((seat + n - 1) % n), after = cx.computer((seat + 1) % n);
+    const order = n === 2 ? t("challenge.seat_oti_two", { other: after })
+      : t("challenge.seat_oti", { place: seat + 1, n, before, after });
+    return `${order} ${t("challenge.oti_lowest_starts")}`;
+  },
+  rank(result, cx) {
+    const f = result.facts;
+    if (!f) return null;
+    const seat = cx.data.seat;
+    const place = places(cx.data.players, f.out, (s) => f.cards_left[s]).find((row) => row.seat === seat).place;
+    return [place, f.cards_left[seat], f.turns[seat]];
+  },
+  rows(cx, results) {
+    const n = cx.data.players;
+    const ranks = results.map((r) => otiChallenge.rank(r, cx));
+    const name = (r, seat) => (seat === cx.data.seat ? cx.player(r) : cx.short(seat));
+    return [
+      { label: t("challenge.row_place"), cells: ranks.map(([place]) => ({ value: place, node: t("challenge.place_of", { place, n }) })) },
+      { label: t("challenge.row_cards_left"), cells: ranks.map(([, left]) => ({ value: left, node: String(left) })) },
+      // Not marked: fewer turns is better only between equal places and cards left (rank).
+      { label: t("challenge.row_turns"), cells: ranks.map(([, , turns]) => ({ node: String(turns) })) },
+      { label: t("challenge.row_out"), cells: results.map((r) => ({
+        node: r.facts.out.length ? r.facts.out.map((seat) => name(r, seat)).join(" → ") : "–" })) },
+    ];
+  },
+};
+
 /** The Oti renderer. */
 export const oti = {
   name: "oti",
@@ -355,6 +389,7 @@ export const oti = {
     return describeOtiEvent(events[events.length - 1], ctx);
   },
   over,
+  challenge: otiChallenge,
   summary: () => [],
   panels: [],
   helpKeys: ["help.keys_cards", "help.keys_number", "help.keys_oti", "help.keys_sound"],

@@ -10,6 +10,7 @@ import { rendererFor } from "../games/index.js";
 import { rematch, challenge, startNow, loadComparison } from "./requests.js";
 import { shareUrl } from "../sharing.js";
 import { chatPanel, hasChat } from "./chat.js";
+import { lobbySeats, isCreator } from "./lobby.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -34,25 +35,26 @@ export function panel(T, view, ctx) {
   return own ? dialog(t(own.title), own.render(view, ctx), close) : null;
 }
 
-/** A friends table before it starts: the invitation link, who is there, the host's start button. */
+/** A friends table before it starts: the invitation link, the seats and teams (lobby.js), the
+ * host's start button. */
 export function waitingRoom(T, view, ctx) {
   const { held } = T;
   const open = (view.seats || []).filter((s) => s.kind === "open").length;
-  const isCreator = held.creator && held.seats?.[0]?.seat === 0;
   return dialog(t("lobby.title"), h("div", { class: "lobby" },
     held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
     held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
       shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
-    h("ul", { class: "lobby-seats" }, (view.seats || []).map((s) => h("li", { dataset: { kind: s.kind } },
-      h("span", { class: "avatar" }, s.kind === "open" ? "·" : (ctx.name(s.seat) || "?").charAt(0).toUpperCase()),
-      s.kind === "open" ? t("lobby.open_seat") : ctx.name(s.seat)))),
+    lobbySeats(T, view, ctx),
     h("p", {}, t("lobby.waiting_n", { n: open })),
-    isCreator ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
+    isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
       t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
     // People waiting for the others talk here; in the game, the top bar's Chat button.
     hasChat(T) ? h("section", { class: "lobby-chat" }, h("h3", {}, t("chat.title")), chatPanel(T, ctx)) : null),
   null, "lobby-overlay");
 }
+
+/** The challenge links the end-of-game dialog has already scrolled to. */
+const revealed = new WeakSet();
 
 /** The end of the game: the renderer's title and detail, then rematch, challenge, home. */
 export function overScreen(T, view, ctx) {
@@ -67,16 +69,24 @@ export function overScreen(T, view, ctx) {
         view.table?.rematch ? t("over.join_rematch") : t("over.rematch")),
       !seated && view.table?.rematch && held.watch && h("button", { type: "button", class: "btn primary", onclick: () => rematch(T) },
         t("over.watch_rematch")),
-      seated && !held.local && h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
-        t("over.challenge")),
+      // Once asked for, the challenge's results take the place of its button: in the actions,
+      // which stay in the dialog's window (style.css), not below its share box.
+      seated && !held.local && (S.challenge
+        ? h("a", { class: "btn see-challenge", href: `/challenge/${S.challenge.id}`,
+          onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } }, t("over.see_challenge"))
+        : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
+          t("over.challenge"))),
       h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
-    S.challenge && h("div", { class: "challenge-share" },
-      shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" }),
-      h("a", { href: `/challenge/${S.challenge.id}`, onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } },
-        t("over.see_challenge"))),
+    S.challenge && h("div", { class: "challenge-share", dataset: { testid: "challenge-share" } },
+      shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" })),
     held.challenge && (S.comparison ? challengeComparison(S.comparison, { highlight: tableId })
       : h("p", {}, t("challenge.loading"))));
   if (held.challenge) loadComparison(T);
+  if (S.challenge && !revealed.has(S.challenge)) {
+    // The link just asked for is below the actions, out of a phone's window: bring it in once.
+    revealed.add(S.challenge);
+    requestAnimationFrame(() => document.querySelector(".over-overlay .challenge-share")?.scrollIntoView({ block: "nearest" }));
+  }
   return dialog(title, body, () => { S.overClosed = true; T.render(); }, "over-overlay");
 }
 
@@ -93,12 +103,25 @@ export function passScreen(T, ctx) {
       t("hotseat.i_am", { name }))));
 }
 
-/** The hand just finished, for a few seconds (S.summary, from the renderer's step()); a click hides it. */
+/** A finished hand's result, between its last trick and the next deal (S.summary, from the
+ * renderer's step(); the renderer says what it shows): closed by its button, Enter, Escape, a
+ * click beside it, or after a while (session.js, T.nextHand). */
 export function summaryBox(T, view, ctx) {
   const { S } = T;
   if (!S.summary) return null;
-  const words = rendererFor(view.game).summary(view, S.summary, ctx);
-  if (!words.length) return null;
-  return h("div", { class: "summary", role: "status", dataset: { testid: "hand-summary" },
-    onclick: () => { S.summary = null; T.render(); } }, words);
+  const { title, detail } = rendererFor(view.game).summary(view, S.summary, ctx);
+  const next = () => T.nextHand();
+  const box = dialog(title, h("div", { id: "hand-result", class: "result-box", dataset: { testid: "hand-summary" } },
+    detail,
+    h("div", { class: "over-actions" },
+      h("button", { type: "button", class: "btn primary", dataset: { action: "next-hand" }, autofocus: true, onclick: next },
+        t("table.next_hand")))),
+  next, "result-overlay");
+  box.querySelector(".dialog").setAttribute("aria-describedby", "hand-result");
+  box.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();
+    next();
+  });
+  return box;
 }

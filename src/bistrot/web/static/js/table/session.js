@@ -13,8 +13,12 @@ import { play as playSound } from "../sound.js";
 import { rendererFor } from "../games/index.js";
 import { stepSounds } from "./sounds.js";
 import { chatReceived } from "./chat.js";
+import { reseated } from "./lobby.js";
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
+/** How long a finished hand's result stays when nobody closes it (ms). */
+const RESULT_MS = 8000;
 
 /** Rejects without an action id that end the page's hopes for this table. */
 const FATAL = [
@@ -68,6 +72,7 @@ export function openSession(T, { describe }) {
 
   function onMessage(seat, msg) {
     if (msg.type === "state") {
+      if (reseated(T, seat, msg)) return;  // moved to another seat before the start
       S.latest.set(seat, msg);
       if (seat === S.showSeat) {
         S.queue.push(msg);
@@ -124,9 +129,16 @@ export function openSession(T, { describe }) {
     if (seat !== S.showSeat) {
       S.showSeat = seat;
       S.queue = [];
-      S.heldTrick = null;
       S.fresh = new Set();
-      S.shown = S.latest.get(seat) || S.shown;
+      const latest = S.latest.get(seat);
+      if (S.handEnd) {
+        // The finished hand stays on the table until its result is closed; the new deal shown
+        // then is the new person's.
+        if (latest) S.handEnd.msg = latest;
+      } else {
+        S.heldTrick = null;
+        S.shown = latest || S.shown;
+      }
     }
     render();
     playSound("turn");
@@ -142,6 +154,7 @@ export function openSession(T, { describe }) {
     const step = prev && next.seq === prev.seq + 1;
     S.fresh = new Set();
     let hold = 0;
+    let shown = next;
     if (step && view.game === prev.view.game) {
       const change = rendererFor(view.game).step(prev.view, view);
       S.fresh = change.fresh || new Set();
@@ -149,15 +162,18 @@ export function openSession(T, { describe }) {
         S.heldTrick = change.heldTrick;
         hold = reducedMotion() ? 450 : 1100;
       }
-      if (change.summary) {
-        S.summary = change.summary;
-        T.later(() => { S.summary = null; render(); }, 5000);
+      if (change.summary && change.between) {
+        // A hand is over and the next one already dealt: the finished hand stays on the table
+        // (its last trick held), then its result, and the new deal only once that is closed.
+        shown = { ...next, view: change.between };
+        S.handEnd = { msg: next, summary: change.summary, timer: null };
+        hold = hold || 1;
       }
     }
     if (next.seq !== prev?.seq) T.resetUi();
-    S.shown = next;
+    S.shown = shown;
     if (S.pending?.ackSeq !== undefined && next.seq >= S.pending.ackSeq) S.pending = null;
-    if (step) stepSounds(T, prev.view, view, next.last);
+    if (step) stepSounds(T, prev.view, shown.view, next.last);
     S.log = describe(next) || S.log;
     const gap = reducedMotion() ? 0 : 320;
     const wait = hold || (S.queue.length && step && gap);
@@ -165,8 +181,12 @@ export function openSession(T, { describe }) {
     render();
     if (wait) {
       T.later(() => {
-        S.holding = false;
         if (hold) S.heldTrick = null;
+        if (S.handEnd) {
+          showResult();
+          return;
+        }
+        S.holding = false;
         render();
         pump();
       }, hold || gap);
@@ -174,6 +194,38 @@ export function openSession(T, { describe }) {
       pump();
     }
   }
+
+  // ---------------------------------------------------------------- between two hands
+  /** The finished hand's result on screen (S.summary), the states after it waiting in the queue
+   * until T.nextHand: its button, Enter or Escape, or RESULT_MS (a game against the computer
+   * moves on by itself; not while a panel, such as the tricks of that hand, is open). */
+  function showResult() {
+    S.summary = S.handEnd.summary;
+    render();
+    const arm = () => {
+      S.handEnd.timer = T.later(() => (S.panel ? arm() : T.nextHand()), RESULT_MS);
+    };
+    arm();
+  }
+
+  /** Close the hand's result and show the next deal. */
+  T.nextHand = () => {
+    const end = S.handEnd;
+    if (!end) return;
+    if (end.timer !== null) {
+      clearTimeout(end.timer);
+      S.timers.delete(end.timer);
+    }
+    const before = S.shown;
+    S.handEnd = null;
+    S.summary = null;
+    S.heldTrick = null;
+    S.holding = false;
+    S.shown = end.msg;
+    if (before) stepSounds(T, before.view, end.msg.view, null);
+    render();
+    pump();
+  };
 
   // ---------------------------------------------------------------- acting
   /** Send `action` for the seat on screen; the page is busy until it is answered and shown. */
