@@ -190,6 +190,18 @@ def go(page, path: str) -> None:
     )
 
 
+def open_hotseat_omi(page, base: str) -> None:
+    """From the home page, open a hot-seat Omi table: Ama and Kasun on this device, two easy
+    computer players."""
+    page.goto(base + "/")
+    page.click("label.segment:has([data-testid=mode-hotseat])")
+    page.fill("[data-testid=hotseat-name-0]", "Ama")
+    page.fill("[data-testid=hotseat-name-1]", "Kasun")
+    page.select_option("[data-testid=hotseat-kind-2]", "easy")
+    page.select_option("[data-testid=hotseat-kind-3]", "easy")
+    page.click("[data-action=create]")
+
+
 def open_friends_table(page, base: str, name: str) -> tuple[str, str]:
     """From the home page, open a friends table as ``name``: its join link and watch link."""
     page.goto(base + "/")

@@ -28,27 +28,40 @@ READY_JS = """() => document.querySelector('.over-overlay, [data-testid=pass-scr
 CORNER = {"x": 6, "y": 24}
 
 
-def play_until_over(page, limit_s: float = 240) -> int:
-    """Play our seat by clicking until the game is over: ready at once, turn a card when asked,
-    the first playable card (with the play button when the page waits for equal ones), else
-    pick the pile up. Returns the number of turns taken."""
+def state(page) -> dict:
+    """The page's Oti state (STATE_JS) once it is ready for us."""
+    page.wait_for_function(READY_JS, timeout=30000)
+    return page.evaluate(STATE_JS)
+
+
+def play_a_turn(page, s: dict, *, pick_up: bool = False) -> None:
+    """Our turn: ready at once, pick the pile up when ``pick_up`` and we may, else turn a card
+    or play the first playable one (with its equals when the page asks for them), else pick the
+    pile up."""
+    if "ready" in s["actions"]:
+        page.click("[data-action=ready]")
+    elif pick_up and "pickup" in s["actions"]:
+        page.click("[data-action=pickup]")
+    elif "flip" in s["actions"]:
+        page.click("[data-action=flip]")
+    elif s["playable"]:
+        page.click(f'.oti-me button[data-card="{s["playable"][0]}"]', position=CORNER)
+        if page.locator("[data-action=play]:enabled").count():
+            page.click("[data-action=play]")
+    elif "pickup" in s["actions"]:
+        page.click("[data-action=pickup]")
+    page.wait_for_timeout(20)
+
+
+def play_until_over(page, limit_s: float = 240, *, pick_up: bool = False) -> int:
+    """Play our seat by clicking (:func:`play_a_turn`) until the game is over; the number of
+    turns taken."""
     turns = 0
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
-        page.wait_for_function(READY_JS, timeout=30000)
-        s = page.evaluate(STATE_JS)
+        s = state(page)
         if s["over"]:
             return turns
         turns += 1
-        if "ready" in s["actions"]:
-            page.click("[data-action=ready]")
-        elif "flip" in s["actions"]:
-            page.click("[data-action=flip]")
-        elif s["playable"]:
-            page.click(f'.oti-me button[data-card="{s["playable"][0]}"]', position=CORNER)
-            if page.locator("[data-action=play]:enabled").count():
-                page.click("[data-action=play]")
-        elif "pickup" in s["actions"]:
-            page.click("[data-action=pickup]")
-        page.wait_for_timeout(20)
+        play_a_turn(page, s, pick_up=pick_up)
     raise AssertionError("the Oti game did not end in time")

@@ -5,12 +5,10 @@ of the end-of-game dialog reachable at a phone held upright or sideways, a table
 
 from __future__ import annotations
 
-import time
-
+from . import oti_driver
 from .axe import blocking_violations
 from .browser_kit import go, shot
 from .omi_driver import play_until_over
-from .test_oti_end import play_a_turn, state
 
 SIZES = [(360, 640), (640, 360), (768, 1024), (1280, 800)]
 
@@ -157,21 +155,9 @@ def test_an_omi_challenge_compared_hand_by_hand(server, pages):
     assert blocking_violations(page) == []  # the comparison, checked by axe-core
 
 
-def play_oti_until_over(page, *, pick_up: bool) -> None:
-    page.wait_for_selector(".felt.oti [data-action=ready]")
-    page.click("[data-action=ready]")
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        s = state(page)
-        if s["over"]:
-            return
-        play_a_turn(page, s, pick_up=pick_up)
-    raise AssertionError("the Oti game did not end in time")
-
-
 def test_an_oti_challenge_compared_side_by_side(server, pages):
     page = open_as(pages, server.base, "Ama", "/play/oti?level=easy&players=3&voluntary_pickup=on")
-    play_oti_until_over(page, pick_up=False)
+    oti_driver.play_until_over(page, limit_s=180)
     link = ask_challenge(page)
     check_over_dialog(page, "challenge-over-oti")
 
@@ -185,7 +171,8 @@ def test_an_oti_challenge_compared_side_by_side(server, pages):
     assert "Whoever holds the lowest card starts." in seat, seat
     friend.fill("#challenge-name", "Nimali")
     friend.click("[data-action=play-challenge]")
-    play_oti_until_over(friend, pick_up=True)  # the pile whenever we may: another game than Ama's
+    # (the pile whenever we may: another game than Ama's)
+    oti_driver.play_until_over(friend, limit_s=180, pick_up=True)
     table = friend.locator(".over-overlay [data-testid=side-by-side]")
     table.wait_for()
     info = server.api("GET", f"/api/challenges/{link.rsplit('/', 1)[1]}")

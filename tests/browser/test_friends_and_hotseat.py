@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .browser_kit import open_friends_table, shot
+from .browser_kit import open_friends_table, open_hotseat_omi, shot
 from .omi_driver import play_card, snapshot, wait_for_turn
 
 
@@ -86,13 +86,7 @@ def test_a_full_table_is_offered_to_watch(server, pages):
 
 def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):
     page = pages.new()
-    page.goto(server.base + "/")
-    page.click("label.segment:has([data-testid=mode-hotseat])")
-    page.fill("[data-testid=hotseat-name-0]", "Ama")
-    page.fill("[data-testid=hotseat-name-1]", "Kasun")
-    page.select_option("[data-testid=hotseat-kind-2]", "easy")
-    page.select_option("[data-testid=hotseat-kind-3]", "easy")
-    page.click("[data-action=create]")
+    open_hotseat_omi(page, server.base)
 
     seen: dict[str, set[str]] = {"Ama": set(), "Kasun": set()}
     handovers = []

@@ -19,7 +19,7 @@ import re
 import pytest
 
 from .axe import blocking_violations
-from .browser_kit import go, shot
+from .browser_kit import go, open_hotseat_omi, shot
 from .omi_driver import check_follow_suit, choose_trump, play_card, snapshot
 
 SIZES = [(360, 640), (640, 360), (768, 1024), (1280, 800)]
@@ -343,13 +343,7 @@ def test_hot_seat_the_result_comes_before_the_device_is_passed(server, pages):
     """At a hot-seat table the result card shows no hand and goes over the pass screen: nobody
     takes the device, and sees the next deal, before it is closed (here with Escape)."""
     page = pages.new()
-    page.goto(server.base + "/")
-    page.click("label.segment:has([data-testid=mode-hotseat])")
-    page.fill("[data-testid=hotseat-name-0]", "Ama")
-    page.fill("[data-testid=hotseat-name-1]", "Kasun")
-    page.select_option("[data-testid=hotseat-kind-2]", "easy")
-    page.select_option("[data-testid=hotseat-kind-3]", "easy")
-    page.click("[data-action=create]")
+    open_hotseat_omi(page, server.base)
     while True:
         page.wait_for_function(HOTSEAT_READY_JS, timeout=30000)
         if page.locator("[data-testid=hand-summary]").count():

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .browser_kit import go, shot
-from .oti_driver import CORNER, READY_JS, STATE_JS
+from .oti_driver import STATE_JS, play_a_turn, play_until_over, state
 
 # Where the newest card of the pile starts its flight (its animation rewound to 0), who played
 # it (read from the action log, as a person would: "Computer 2 plays 7♥"), and the boxes of that
@@ -47,27 +47,6 @@ FLIGHT_JS = """() => {
 }"""
 
 ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-
-
-def state(page) -> dict:
-    page.wait_for_function(READY_JS, timeout=30000)
-    return page.evaluate(STATE_JS)
-
-
-def play_a_turn(page, s: dict, *, pick_up: bool) -> None:
-    """Our turn: pick the pile up when ``pick_up`` and we may, else turn a card or play the first
-    playable one (with its equals when the page asks for them)."""
-    if pick_up and "pickup" in s["actions"]:
-        page.click("[data-action=pickup]")
-    elif "flip" in s["actions"]:
-        page.click("[data-action=flip]")
-    elif s["playable"]:
-        page.click(f'.oti-me button[data-card="{s["playable"][0]}"]', position=CORNER)
-        if page.locator("[data-action=play]:enabled").count():
-            page.click("[data-action=play]")
-    elif "pickup" in s["actions"]:
-        page.click("[data-action=pickup]")
-    page.wait_for_timeout(20)
 
 
 def check_flight(flight: dict) -> None:
@@ -145,14 +124,7 @@ def test_the_end_screen_ranks_everybody(server, pages):
     go(page, "/play/oti?level=easy&players=3&voluntary_pickup=on")
     page.wait_for_selector(".felt.oti [data-action=ready]")
     page.click("[data-action=ready]")
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        s = state(page)
-        if s["over"]:
-            break
-        play_a_turn(page, s, pick_up=True)
-    else:
-        raise AssertionError("the Oti game did not end in time")
+    play_until_over(page, limit_s=180, pick_up=True)
     over = page.locator(".over-overlay")
     assert over.locator("h2").inner_text() == "You lost"
     rows = over.locator(".ranking li")
