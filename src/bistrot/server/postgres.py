@@ -215,6 +215,9 @@ class PostgresStorage:
         self._returned: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], float] = (
             weakref.WeakKeyDictionary()
         )
+        #: When an append last found its connection dead: the others given back before then may
+        #: have died with it (PostgreSQL restarted), and are pinged before their next use.
+        self._dropped_at = float("-inf")
         self._where = "(not started)"
         #: This node's generation: its row's started_at, set by register_node.  Leases and
         #: fences check it, so an older process with the same id (paused, then resumed after
@@ -460,6 +463,8 @@ class PostgresStorage:
             async with asyncio.timeout(CALL_TIMEOUT_S), self._appends.connection() as conn:
                 row = await (await conn.execute(self._append_sql, params)).fetchone()
         except (psycopg.Error, PoolTimeout) as err:
+            if isinstance(err, psycopg.OperationalError):
+                self._dropped_at = time.monotonic()
             raise RuntimeError(f"the write failed: {_first_line(err)}") from err
         except TimeoutError:
             raise TimeoutError(f"PostgreSQL {self._where} did not answer in {CALL_TIMEOUT_S} s") from None
@@ -632,9 +637,11 @@ class PostgresStorage:
     # ------------------------------------------------------------------ the cluster
 
     async def _check_if_idle(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        # As _ping_if_idle for the engine's pool: a connection that sat unused may have died with
-        # the server; raising here makes the pool drop it and hand out another.
-        if time.monotonic() - self._returned.get(conn, 0.0) >= IDLE_PING_S:
+        # As _ping_if_idle and the pool's invalidation for the engine's: a connection that sat
+        # unused, or was given back before another one was found dead, may have died with the
+        # server; raising here makes the pool drop it and hand out another.
+        returned = self._returned.get(conn, float("-inf"))
+        if time.monotonic() - returned >= IDLE_PING_S or returned <= self._dropped_at:
             await conn.execute("SELECT 1")
 
     async def _given_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
