@@ -24,7 +24,7 @@ import logging
 from typing import Any
 
 from bistrot import games
-from bistrot.server.protocol import ApiError
+from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
 from bistrot.server.storage import DamagedRecord, HistoryRow, Storage, StoredTable
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.plan import OVER
@@ -58,7 +58,7 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
         core = TableCore(stored)
     except Exception as err:  # its rows cannot be replayed
         log.error("table %s cannot be rebuilt for its record: %s: %s", table_id[:6], type(err).__name__, err)
-        raise _broken() from None
+        raise broken_table() from None
     if await _challenge_deal(storage, stored) and (token is None or core.identify(token) is None):
         raise ApiError(
             403,
@@ -71,17 +71,17 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
 
 async def _load(storage: Storage, table_id: str) -> StoredTable:
     if len(table_id) > 64:
-        raise _unknown()
+        raise unknown_table()
     try:
         stored = await storage.load_table(table_id)
     except DamagedRecord as err:
         log.error("table %s is damaged: %s", table_id[:6], err)
-        raise _broken() from None
+        raise broken_table() from None
     except Exception as err:
         log.exception("table %s could not be read from the store", table_id[:6])
-        raise ApiError(503, "storage_error", "the database could not be read; try again") from err
+        raise store_unreadable() from err
     if stored is None:
-        raise _unknown()
+        raise unknown_table()
     return stored
 
 
@@ -90,14 +90,6 @@ async def _challenge_deal(storage: Storage, stored: StoredTable) -> bool:
     if stored.table.challenge is not None:
         return True
     return bool(await storage.challenges_from(stored.table.id))
-
-
-def _unknown() -> ApiError:
-    return ApiError(404, "unknown_table", "there is no table with this id")
-
-
-def _broken() -> ApiError:
-    return ApiError(500, "broken_table", "this table's stored record is damaged and cannot be rebuilt")
 
 
 def record_filename(core: TableCore) -> str:
@@ -150,7 +142,7 @@ async def history(storage: Storage, table_ids: list[str]) -> dict[str, Any]:
         rows = await storage.history([t for t in table_ids if len(t) <= 64])
     except Exception as err:
         log.exception("the history could not be read from the store")
-        raise ApiError(503, "storage_error", "the database could not be read; try again") from err
+        raise store_unreadable() from err
     found = []
     for row in rows:
         try:

@@ -34,6 +34,25 @@ class ApiError(TableError):
         super().__init__(code, message, status)
 
 
+def unknown_table() -> ApiError:
+    """The refusal of a table id that names no table (404)."""
+    return ApiError(404, "unknown_table", "there is no table with this id")
+
+
+def broken_table() -> ApiError:
+    """The refusal of a table whose stored rows cannot be rebuilt (500)."""
+    return ApiError(
+        500,
+        "broken_table",
+        "this table's stored record is damaged and cannot be rebuilt; other tables are not affected",
+    )
+
+
+def store_unreadable() -> ApiError:
+    """The refusal of a request whose read of the store failed (503: the client tries again)."""
+    return ApiError(503, "storage_error", "the database could not be read; try again")
+
+
 def _check_name(name: str) -> str:
     name = name.strip()
     if not 1 <= len(name) <= 24 or not name.isprintable():

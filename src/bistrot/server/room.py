@@ -22,7 +22,7 @@ from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.protocol import ApiError
+from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
     ChallengeRecord,
@@ -130,7 +130,7 @@ class Room:
         if table is not None:
             return table
         if table_id in self.broken:
-            raise _broken_table()
+            raise broken_table()
         if len(table_id) > 64:
             return None
         pending = self._loading.get(table_id)
@@ -158,7 +158,7 @@ class Room:
             raise self._mark_broken(table_id, err) from None
         except Exception as err:
             log.exception("table %s could not be read from the store", table_id[:6])
-            raise ApiError(503, "storage_error", "the database could not be read; try again") from err
+            raise store_unreadable() from err
         if stored is None:
             return None
         try:
@@ -172,7 +172,7 @@ class Room:
         reason = f"{type(err).__name__}: {err}"
         self.broken[table_id] = reason
         log.error("table %s is broken, its stored rows cannot be rebuilt: %s", table_id, reason)
-        return _broken_table()
+        return broken_table()
 
     async def store_reachable(self) -> bool:
         """Whether the store answers a read now (for ``/healthz``)."""
@@ -249,7 +249,7 @@ class Room:
         ``storage_error`` (503): see :meth:`get`."""
         table = await self.get(table_id)
         if table is None:
-            raise ApiError(404, "unknown_table", "there is no table with this id")
+            raise unknown_table()
         return table
 
     async def _evict_loop(self) -> None:
@@ -472,9 +472,3 @@ def moving() -> ApiError:
 CLOSE_MOVED = 1012
 
 
-def _broken_table() -> ApiError:
-    return ApiError(
-        500,
-        "broken_table",
-        "this table's stored record is damaged and cannot be rebuilt; other tables are not affected",
-    )
