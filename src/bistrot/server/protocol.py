@@ -305,17 +305,22 @@ class HistorySeat(BaseModel):
     level: str | None
 
 
-class HistoryGame(BaseModel):
-    """One finished game: no secret and no card."""
+class FinishedTable(BaseModel):
+    """What the history and a replay say alike of a finished game."""
 
     table: str
     game: str
     mode: str
     players: int
     rules: dict[str, Any]
-    seats: list[HistorySeat]
     result: dict[str, Any] | None
     winners: list[int] = Field(description="the seats that won")
+
+
+class HistoryGame(FinishedTable):
+    """One finished game: no secret and no card."""
+
+    seats: list[HistorySeat]
     created_at: float = Field(description="when the table was opened (seconds since the epoch)")
     ended_at: float = Field(description="when the table last changed: the end of its game")
     challenge: bool = Field(description="the table was opened from a challenge")
@@ -338,17 +343,10 @@ class ReplayStep(BaseModel):
     view: dict[str, Any] = Field(description="the spectators' view, with `hands`: every seat's hand")
 
 
-class Replay(BaseModel):
+class Replay(FinishedTable):
     """``GET /api/tables/{id}/replay``: a finished game, step by step, every hand shown."""
 
-    table: str
-    game: str
-    mode: str
-    players: int
-    rules: dict[str, Any]
     seats: list[SeatInfo]
-    result: dict[str, Any] | None
-    winners: list[int]
     start: dict[str, Any] = Field(description="the view before the first action")
     steps: list[ReplayStep]
 
