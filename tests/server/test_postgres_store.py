@@ -84,7 +84,7 @@ def test_migrating_creates_the_schema_of_the_models_and_again_changes_nothing(ur
             migrations.upgrade(conn)
         with engine.connect() as conn:
             assert sorted(inspect(conn).get_table_names()) == [
-                "alembic_version", "challenges", "chat", "events", "nodes", "seats", "tables",
+                "alembic_version", "analyses", "challenges", "chat", "events", "nodes", "seats", "tables",
             ]  # fmt: skip
             assert {i["name"] for i in inspect(conn).get_indexes("tables")} == {
                 "tables_status", "tables_challenge", "tables_owner",
@@ -106,12 +106,16 @@ def test_a_database_of_an_older_bistrot_is_upgraded_keeping_its_rows(url: str) -
         with engine.begin() as conn:
             command.upgrade(migrations.config(conn), "0001")  # as the first release left it
             conn.execute(text("INSERT INTO nodes VALUES ('old', now(), now())"))
+            conn.execute(text(
+                "INSERT INTO seats (table_id, seat, kind) VALUES ('t', 0, 'human')"
+            ))
         with engine.connect() as conn:
             migrations.upgrade(conn)
         with engine.connect() as conn:
             assert "chat" in inspect(conn).get_table_names()
             assert compare_metadata(MigrationContext.configure(conn), room_metadata(cluster=True)) == []
         assert sql(url, "SELECT id FROM nodes") == [("old",)]
+        assert sql(url, "SELECT table_id, hints FROM seats") == [("t", 0)]  # 0003's column, on old rows
     finally:
         engine.dispose()
 

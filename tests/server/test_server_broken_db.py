@@ -118,6 +118,28 @@ def test_our_database_made_before_the_application_id_is_accepted_and_marked(tmp_
     conn.close()
 
 
+def test_our_database_made_before_hints_and_analyses_gains_them_and_keeps_its_tables(tmp_path: Path):
+    db, table = real_database(tmp_path)
+    # As the version before them left a file: no seats.hints, no analyses (SQLite 3.35+ drops columns).
+    sql(db, "ALTER TABLE seats DROP COLUMN hints", "DROP TABLE analyses")
+    with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
+        assert client.get(f"/api/tables/{table['table']}").status_code == 200
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT DISTINCT hints FROM seats").fetchall() == [(0,)]
+        assert conn.execute("SELECT count(*) FROM analyses").fetchone() == (0,)
+    conn.close()
+
+
+def test_a_file_lacking_a_column_without_a_default_is_another_version_s(tmp_path: Path):
+    db, _ = real_database(tmp_path)
+    sql(db, "ALTER TABLE chat DROP COLUMN text")  # a column every row must have: cannot be made up
+    before = db.read_bytes()
+    done = serve(db)
+    assert done.returncode != 0
+    assert "its table chat lacks the columns text, so another version of bistrot made it" in done.stderr
+    assert db.read_bytes() == before
+
+
 # ---------------------------------------------------------------------- broken tables
 
 #: How each table's rows are spoiled (while the server is stopped).

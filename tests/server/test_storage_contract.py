@@ -40,6 +40,7 @@ import pytest
 from bistrot.server.postgres import PostgresStorage
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import (
+    AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     EventRecord,
@@ -593,6 +594,16 @@ async def test_a_seat_move_exchanges_two_seats_records_tokens_included_at_once(k
 
 
 @contract
+async def test_a_seat_s_hints_are_stored_with_it(kit: Kit) -> None:
+    async with kit.store() as store:
+        await store.create_table(table("t1"), SEATS)
+        assert [s.hints for s in (await loaded(store, "t1")).seats] == [0, 0, 0, 0]
+        await store.save_seats("t1", [replace(SEATS[0], hints=3)], "playing")
+    async with kit.store() as store:
+        assert [s.hints for s in (await loaded(store, "t1")).seats] == [3, 0, 0, 0]
+
+
+@contract
 async def test_a_rematch_marks_the_old_table_in_the_same_transaction(kit: Kit) -> None:
     async with kit.store() as store:
         await store.create_table(table("old", 1.0, "over", seq=9, result={"winner": 0}), SEATS)
@@ -748,3 +759,41 @@ async def test_a_failed_write_stores_nothing_and_the_store_keeps_working(kit: Ki
         assert (x.table.seq, x.table.status, x.table.result) == (5, "over", {"winner": 1})
         assert x.seats == before.seats
         assert await store.unfinished() == ["y"]
+
+
+# ---------------------------------------------------------------------------- analyses
+
+
+@contract
+async def test_one_job_claims_an_analysis_until_it_is_done_or_stale(kit: Kit) -> None:
+    async with kit.store() as store:
+        assert await store.load_analysis("t1") is None
+        assert await store.claim_analysis("t1", "job-a", now=100.0, stale_before=40.0)
+        assert await store.load_analysis("t1") == AnalysisRecord("t1", "queued", 0, 0, None, "job-a", 100.0)
+        # Another job (another node) finds it taken while job-a shows signs of life.
+        assert not await store.claim_analysis("t1", "job-b", now=101.0, stale_before=41.0)
+        running = AnalysisRecord("t1", "running", 3, 40, None, "job-a", 102.0)
+        assert await store.save_analysis(running)
+        assert await store.load_analysis("t1") == running
+        # Silent since 102 (its node died): a later job takes it over, from the start, and the
+        # first one's writes then change nothing.
+        assert await store.claim_analysis("t1", "job-b", now=200.0, stale_before=140.0)
+        assert await store.load_analysis("t1") == AnalysisRecord("t1", "queued", 0, 0, None, "job-b", 200.0)
+        assert not await store.save_analysis(replace(running, done=4, updated_at=201.0))
+        result = {"game": "omi", "moves": [{"index": 3, "mark": "blunder", "loss": 1.25}], "players": {}}
+        done = AnalysisRecord("t1", "done", 40, 40, result, "job-b", 230.0)
+        assert await store.save_analysis(done)
+        # Done is done: never claimed again, however old.
+        assert not await store.claim_analysis("t1", "job-c", now=10_000.0, stale_before=9_000.0)
+        assert await store.load_analysis("t2") is None
+    async with kit.store() as store:  # durable
+        assert await store.load_analysis("t1") == done
+
+
+@contract
+async def test_a_failed_analysis_may_be_claimed_again_once_stale(kit: Kit) -> None:
+    async with kit.store() as store:
+        assert await store.claim_analysis("t1", "job-a", now=100.0, stale_before=40.0)
+        assert await store.save_analysis(AnalysisRecord("t1", "failed", 2, 40, None, "job-a", 101.0))
+        assert not await store.claim_analysis("t1", "job-b", now=102.0, stale_before=42.0)
+        assert await store.claim_analysis("t1", "job-b", now=300.0, stale_before=240.0)

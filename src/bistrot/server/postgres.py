@@ -46,6 +46,10 @@ from sqlalchemy.sql.elements import ColumnElement
 from bistrot.server import migrations
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
+    CLAIM_ANALYSIS,
+    SAVE_ANALYSIS,
+    analysis_params,
+    analysis_record,
     challenge_record,
     challenge_row,
     challenges_from_query,
@@ -59,6 +63,7 @@ from bistrot.server.schema import (
     table_row,
 )
 from bistrot.server.storage import (
+    AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     DamagedRecord,
@@ -79,6 +84,7 @@ tables = _schema.tables["tables"]
 seats = _schema.tables["seats"]
 events = _schema.tables["events"]
 challenges = _schema.tables["challenges"]
+analyses = _schema.tables["analyses"]
 chat = _schema.tables["chat"]
 nodes = _schema.tables["nodes"]
 
@@ -131,11 +137,12 @@ WITH moved AS (
     WHERE id = :id {fence}
     RETURNING id
 ), seated AS (
-    UPDATE seats SET kind = s.kind, level = s.level, token_hash = s.token_hash, name = s.name
+    UPDATE seats SET kind = s.kind, level = s.level, token_hash = s.token_hash, name = s.name,
+        hints = s.hints
     FROM moved, unnest(
         CAST(:seats AS integer[]), CAST(:kinds AS varchar[]), CAST(:levels AS varchar[]),
-        CAST(:token_hashes AS varchar[]), CAST(:names AS varchar[])
-    ) AS s (seat, kind, level, token_hash, name)
+        CAST(:token_hashes AS varchar[]), CAST(:names AS varchar[]), CAST(:hints AS integer[])
+    ) AS s (seat, kind, level, token_hash, name, hints)
     WHERE seats.table_id = moved.id AND seats.seat = s.seat
 )
 SELECT count(*) FROM moved
@@ -486,6 +493,7 @@ class PostgresStorage:
             "levels": [s.level for s in seat_records],
             "token_hashes": [s.token_hash for s in seat_records],
             "names": [s.name for s in seat_records],
+            "hints": [s.hints for s in seat_records],
         }
 
         async def write(conn: AsyncConnection) -> None:
@@ -501,6 +509,23 @@ class PostgresStorage:
             await conn.execute(insert(challenges), row)
 
         await self._write(write)
+
+    async def claim_analysis(self, table_id: str, claim: str, now: float, stale_before: float) -> bool:
+        # Not fenced: an analysis is no table's write, and any node may compute one.
+        params = {"table_id": table_id, "claim": claim, "now": now, "stale_before": stale_before}
+
+        async def write(conn: AsyncConnection) -> bool:
+            return bool((await conn.execute(CLAIM_ANALYSIS, params)).all())
+
+        return await self._write(write)
+
+    async def save_analysis(self, record: AnalysisRecord) -> bool:
+        params = analysis_params(record)
+
+        async def write(conn: AsyncConnection) -> bool:
+            return (await conn.execute(SAVE_ANALYSIS, params)).rowcount == 1
+
+        return await self._write(write)
 
     async def add_chat(self, table_id: str, line: ChatLine) -> None:
         # Fenced like every write of a table: only its owner, while its lease lasts.
@@ -633,6 +658,10 @@ class PostgresStorage:
                 return [challenge_record(r) for r in (await conn.execute(query)).mappings()]
 
         return await self._again_if_dropped(read)
+
+    async def load_analysis(self, table_id: str) -> AnalysisRecord | None:
+        row = await self._first(select(analyses).where(analyses.c.table_id == table_id))
+        return None if row is None else analysis_record(row)
 
     # ------------------------------------------------------------------ the cluster
 

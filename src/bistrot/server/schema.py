@@ -6,10 +6,10 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c
-(['challenges', 'chat', 'events', 'seats', 'tables'], False)
+(['analyses', 'challenges', 'chat', 'events', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(cluster.tables), "owner" in cluster.tables["tables"].c
-(['challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
+(['analyses', 'challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
 """
 
 from __future__ import annotations
@@ -28,16 +28,20 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    TextClause,
+    bindparam,
     exists,
     insert,
     literal,
     select,
+    text,
 )
 from sqlalchemy.sql import Insert, Select
 from sqlalchemy.sql.elements import ColumnElement
 
 from bistrot.tablecore.chat import KEPT as CHAT_KEPT
 from bistrot.tablecore.records import (
+    AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     EventRecord,
@@ -88,6 +92,9 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("level", String),
         Column("token_hash", String),
         Column("name", String),
+        # Added by migration 0003 (and to older SQLite files on start): a later column must
+        # have a default.
+        Column("hints", Integer, nullable=False, server_default="0"),
     )
     Table(
         "events",
@@ -120,6 +127,17 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("created_at", Float, nullable=False),
         Index("challenges_source", "table_id", "seat", unique=True),
     )
+    Table(
+        "analyses",  # a finished table's analysis, computed once (server/analysis_jobs.py)
+        metadata,
+        Column("table_id", String, primary_key=True),
+        Column("status", String, nullable=False),
+        Column("done", Integer, nullable=False),
+        Column("total", Integer, nullable=False),
+        Column("result", JSON),
+        Column("claim", String, nullable=False),
+        Column("updated_at", Float, nullable=False),
+    )
     if cluster:
         # A node owns tables while its lease (renewed by the node, on the database's clock)
         # lasts; see bistrot.server.postgres.
@@ -140,6 +158,7 @@ seats = metadata.tables["seats"]
 events = metadata.tables["events"]
 chat = metadata.tables["chat"]
 challenges = metadata.tables["challenges"]
+analyses = metadata.tables["analyses"]
 
 
 # ---------------------------------------------------------------------------- rows and records
@@ -201,7 +220,13 @@ def seat_row(table_id: str, s: SeatRecord) -> dict[str, Any]:
         "level": s.level,
         "token_hash": s.token_hash,
         "name": s.name,
+        "hints": s.hints,
     }
+
+
+def seat_record(r: Any) -> SeatRecord:
+    """A :class:`SeatRecord` from a ``seats`` row (a mapping)."""
+    return SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"], r["hints"])
 
 
 def challenge_row(c: ChallengeRecord) -> dict[str, Any]:
@@ -249,7 +274,7 @@ def stored_table(
     ]
     return StoredTable(
         table_record(row),
-        [SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"]) for r in seat_rows],
+        [seat_record(r) for r in seat_rows],
         done,
         sorted(said, key=lambda line: line.n),
     )
@@ -273,9 +298,7 @@ def history_rows(table_rows: Iterable[Any], seat_rows: Iterable[Any]) -> list[Hi
     first (then by id: two tables may end at the same instant)."""
     by_table: dict[str, list[SeatRecord]] = {}
     for r in seat_rows:
-        by_table.setdefault(r["table_id"], []).append(
-            SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"])
-        )
+        by_table.setdefault(r["table_id"], []).append(seat_record(r))
     found = [HistoryRow(table_record(r), by_table.get(r["id"], []), r["updated_at"]) for r in table_rows]
     return sorted(found, key=lambda row: (-row.ended_at, row.table.id))
 
@@ -295,3 +318,42 @@ def chat_insert(
     values = select(*(literal(v).label(k) for k, v in row.items()))
     there = exists().where(tables_of.c.id == table_id, *fence)
     return insert(into).from_select(list(row), values.where(there)).returning(into.c.n)
+
+
+# ---------------------------------------------------------------------------- analyses
+
+#: Take the job of analysing ``:table_id`` (as ``:claim``): a new row, or one whose job is not
+#: done and gave no sign of life since ``:stale_before`` (its node died, or it failed a while
+#: ago); it returns the claim only if taken.  The same SQL for SQLite (3.35+) and PostgreSQL.
+CLAIM_ANALYSIS: TextClause = text(
+    """
+INSERT INTO analyses (table_id, status, done, total, result, claim, updated_at)
+VALUES (:table_id, 'queued', 0, 0, NULL, :claim, :now)
+ON CONFLICT (table_id) DO UPDATE
+    SET status = 'queued', done = 0, total = 0, result = NULL, claim = excluded.claim,
+        updated_at = excluded.updated_at
+    WHERE analyses.status != 'done' AND analyses.updated_at < :stale_before
+RETURNING claim
+"""
+)
+
+#: Where the job ``:claim`` stands; it changes nothing once another job has taken the row.
+SAVE_ANALYSIS: TextClause = text(
+    "UPDATE analyses SET status = :status, done = :done, total = :total, result = :result,"
+    " updated_at = :now WHERE table_id = :table_id AND claim = :claim"
+).bindparams(bindparam("result", type_=JSON))  # each dialect writes its JSON
+
+
+def analysis_params(record: AnalysisRecord) -> dict[str, Any]:
+    """The parameters of :data:`SAVE_ANALYSIS` for ``record``."""
+    return {
+        "table_id": record.table_id, "claim": record.claim, "status": record.status, "done": record.done,
+        "total": record.total, "now": record.updated_at, "result": record.result,
+    }
+
+
+def analysis_record(r: Any) -> AnalysisRecord:
+    """An :class:`AnalysisRecord` from an ``analyses`` row (a mapping)."""
+    return AnalysisRecord(
+        r["table_id"], r["status"], r["done"], r["total"], r["result"], r["claim"], r["updated_at"]
+    )

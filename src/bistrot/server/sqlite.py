@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import (
+    Column,
     Connection,
     Engine,
     create_engine,
@@ -45,9 +46,16 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy.schema import CreateColumn
 
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
+    CLAIM_ANALYSIS,
+    SAVE_ANALYSIS,
+    analyses,
+    analysis_params,
+    analysis_record,
     challenge_record,
     challenge_row,
     challenges,
@@ -65,6 +73,7 @@ from bistrot.server.schema import (
     tables,
 )
 from bistrot.server.storage import (
+    AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     DamagedRecord,
@@ -344,7 +353,7 @@ class SQLiteStorage:
                 conn.execute(
                     update(seats)
                     .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
-                    .values(kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name)
+                    .values(kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name, hints=s.hints)
                 )
             moved = conn.execute(
                 update(tables).where(tables.c.id == table_id).values(status=status, updated_at=time.time())
@@ -370,6 +379,26 @@ class SQLiteStorage:
                 raise LookupError(f"no table {table_id!r}")
 
         await self._write(write)
+
+    async def claim_analysis(self, table_id: str, claim: str, now: float, stale_before: float) -> bool:
+        taken: list[bool] = []
+        params = {"table_id": table_id, "claim": claim, "now": now, "stale_before": stale_before}
+
+        def write(conn: Connection) -> None:
+            taken.append(bool(conn.execute(CLAIM_ANALYSIS, params).all()))
+
+        await self._write(write)
+        return taken[0]
+
+    async def save_analysis(self, record: AnalysisRecord) -> bool:
+        saved: list[bool] = []
+        params = analysis_params(record)
+
+        def write(conn: Connection) -> None:
+            saved.append(conn.execute(SAVE_ANALYSIS, params).rowcount == 1)
+
+        await self._write(write)
+        return saved[0]
 
     # ------------------------------------------------------------------ reads
 
@@ -456,6 +485,11 @@ class SQLiteStorage:
         rows = await self._read(lambda conn: list(conn.execute(query).mappings()))
         return [challenge_record(r) for r in rows]
 
+    async def load_analysis(self, table_id: str) -> AnalysisRecord | None:
+        query = select(analyses).where(analyses.c.table_id == table_id)
+        row = await self._read(lambda conn: conn.execute(query).mappings().first())
+        return None if row is None else analysis_record(row)
+
 
 _MOVE_AWAY = "move this one away to start an empty room"
 _ADVICE = f"give another --db (BISTROT_DB) file, or {_MOVE_AWAY}"
@@ -517,17 +551,36 @@ def _check_open_database(conn: sqlite3.Connection, path: Path) -> None:
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and found and not ours <= found):
         named = f"application_id {app_id:#x}" if app_id else f"tables {', '.join(sorted(found)[:5])}"
         raise StoreUnusable(f"{path}: is another program's SQLite database ({named}); {_ADVICE}")
+    added = []
     for name in sorted(ours & found):
         have = {row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')}
-        missing = [c.name for c in metadata.tables[name].columns if c.name not in have]
-        if missing:
+        missing = [c for c in metadata.tables[name].columns if c.name not in have]
+        if any(c.server_default is None and not c.nullable for c in missing):
             raise StoreUnusable(
-                f"{path}: its table {name} lacks the columns {', '.join(missing)}, so another version "
-                f"of bistrot made it; use that version, or {_MOVE_AWAY}"
+                f"{path}: its table {name} lacks the columns {', '.join(c.name for c in missing)}, so "
+                f"another version of bistrot made it; use that version, or {_MOVE_AWAY}"
             )
+        # A column a later version added (with a default, so every row has a value): added here,
+        # as migration 0003 does for PostgreSQL.
+        added += [f'ALTER TABLE "{name}" ADD COLUMN {column_ddl(c)}' for c in missing]
+    if added:
+        conn.execute("BEGIN")
+        for statement in added:
+            conn.execute(statement)
+        conn.execute("COMMIT")
     # Marks a new file, or one of ours made before the id; and proves, every start, that the
     # file can be written before the server says it is up.
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def column_ddl(column: Column[Any]) -> str:
+    """A column's definition as SQLite's ``ALTER TABLE ... ADD COLUMN`` takes it.
+
+    >>> from bistrot.server.schema import seats
+    >>> column_ddl(seats.c.hints)
+    "hints INTEGER DEFAULT '0' NOT NULL"
+    """
+    return str(CreateColumn(column).compile(dialect=sqlite_dialect()))
 
 
 def _settle(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:

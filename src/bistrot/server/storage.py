@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bistrot.tablecore.records import (
+    AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     EventRecord,
@@ -25,6 +26,7 @@ from bistrot.tablecore.records import (
 )
 
 __all__ = [
+    "AnalysisRecord",
     "ChallengeRecord",
     "ChatLine",
     "DamagedRecord",
@@ -126,4 +128,19 @@ class Storage(Protocol):
 
     async def challenges_from(self, table_id: str) -> list[ChallengeRecord]:
         """The challenges made on the deal of ``table_id`` (from any of its seats), by seat."""
+        ...
+
+    async def claim_analysis(self, table_id: str, claim: str, now: float, stale_before: float) -> bool:
+        """Take the job of analysing ``table_id`` as ``claim`` (at ``now``): True if there was no
+        analysis of it, or one not done whose last sign of life is older than ``stale_before``
+        (its row is then reset to ``queued``); False otherwise (another job has it, or it is done)."""
+        ...
+
+    async def save_analysis(self, record: AnalysisRecord) -> bool:
+        """Store where the job ``record.claim`` stands; False (nothing written) if another job
+        has taken the row since."""
+        ...
+
+    async def load_analysis(self, table_id: str) -> AnalysisRecord | None:
+        """The analysis of ``table_id`` as stored, or None."""
         ...

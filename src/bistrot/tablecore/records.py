@@ -50,13 +50,15 @@ class TableRecord:
 
 @dataclass
 class SeatRecord:
-    """One seat: ``human`` (with the hash of its token), ``computer`` (with a level) or ``open``."""
+    """One seat: ``human`` (with the hash of its token), ``computer`` (with a level) or ``open``;
+    ``hints``: the decisions at which its player asked for a hint."""
 
     seat: int
     kind: str
     level: str | None = None
     token_hash: str | None = None
     name: str | None = None
+    hints: int = 0
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,22 @@ class ResultRow:
     result: dict[str, Any] | None
     name: str | None
     created_at: float
+
+
+@dataclass(frozen=True)
+class AnalysisRecord:
+    """The analysis of a finished table, as stored: ``queued``, ``running`` (``done`` of ``total``
+    decisions judged), ``done`` (with its ``result``, :meth:`bistrot.analysis.Analysis.to_dict`)
+    or ``failed``; ``claim`` names the job computing it, ``updated_at`` its last sign of life
+    (seconds since the epoch)."""
+
+    table_id: str
+    status: str
+    done: int
+    total: int
+    result: dict[str, Any] | None
+    claim: str
+    updated_at: float
 
 
 @dataclass(frozen=True)
