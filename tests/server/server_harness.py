@@ -249,12 +249,33 @@ def act_first_legal(client: Client, count: int) -> list[tuple[dict[str, Any], st
     return acks
 
 
+def play_to_end(client: Client) -> None:
+    """This seat's turns until the end: Omi's first legal actions, a plain Oti player."""
+    if client.state is None:
+        client.wait_for(lambda m: m["type"] == "state")
+    play_out(client, choose=oti_policy(random.Random(7)) if client.view["game"] == "oti" else None)
+
+
+def finished(server: ThreadServer, **body: Any) -> dict[str, Any]:
+    """A table against the computer (easy unless told), played out by its person."""
+    opened = open_table(server.url, **{"level": "easy", **body})
+    with Client(server.url, opened["table"], opened["seats"][0]["token"]) as client:
+        play_to_end(client)
+    return opened
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that presents a seat token or watch key."""
+    return {"Authorization": f"Bearer {token}"}
+
+
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "db": str(tmp_path / "room.db"),
         "bot_executor": "thread",
         "bot_workers": 1,
         "bot_delay_ms": 0,
+        "analysis_executor": "thread",  # the process pool has its own test
         "grace_s": 30.0,
         # Scripted clients act faster than people; the rate limit has its own test.
         "rate_burst": 1000,

@@ -8,29 +8,13 @@ the holders of that table's seat tokens or watch key.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 from secrecy import cards_in, hidden, replay, stored_events, stored_seed
-from server_harness import Client, ThreadServer, http, open_table, oti_policy, play_out
+from server_harness import Client, ThreadServer, bearer, finished, http, open_table, play_to_end
 
 from bistrot import dealcode, games
-
-
-def play_to_end(client: Client) -> None:
-    """This seat's turns until the end: Omi's first legal actions, a plain Oti player."""
-    if client.state is None:
-        client.wait_for(lambda m: m["type"] == "state")
-    play_out(client, choose=oti_policy(random.Random(7)) if client.view["game"] == "oti" else None)
-
-
-def finished(server: ThreadServer, **body: Any) -> dict[str, Any]:
-    """A table against the computer, played out by its person."""
-    opened = open_table(server.url, level="easy", **body)
-    with Client(server.url, opened["table"], opened["seats"][0]["token"]) as client:
-        play_to_end(client)
-    return opened
 
 
 def rebuilt(server: ThreadServer, table: str, game: str, rules: dict[str, Any]) -> list[Any]:
@@ -38,10 +22,6 @@ def rebuilt(server: ThreadServer, table: str, game: str, rules: dict[str, Any]) 
     entry = games.get(game)
     db = server.settings.db
     return replay(entry, entry.rules_from_dict(rules), stored_seed(db, table), stored_events(db, table))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 GAMES = [("omi", {"target": 1}), ("oti", {"players": 3})]

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp
 
 from bistrot import __version__
 from bistrot.server import history
+from bistrot.server.analysis_jobs import AnalysisJobs
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
@@ -33,6 +34,7 @@ from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.postgres import PostgresStorage
 from bistrot.server.protocol import (
+    AnalysisState,
     ApiError,
     ChallengeInfo,
     ChallengeLink,
@@ -78,13 +80,11 @@ STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorB
 #: ErrorBody's place in the schema, for a route whose own answers are not JSON.
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 #: Opening a table may also be refused for the client's quota (``too_many_tables``).
-CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
-    **ERRORS,
-    429: {
-        "model": ErrorBody,
-        "headers": {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}},
-    },
-}
+RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
+CREATE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}}
+
+#: An analysis may be refused for a full queue (``analysis_busy``).
+BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody, "headers": RETRY_AFTER}}
 
 #: ``Authorization: Bearer <token>``: a seat token or the watch key of the table, needed for the
 #: record and replay of a game whose deal is a challenge's (server/history.py).
@@ -130,23 +130,30 @@ def create_app(
             redis_quota = quota = RedisTableQuota(
                 settings.redis_url, settings.table_quota_burst, settings.table_quota_per_s
             )
+    storage = storage or default_storage(settings)
     room = Room(
         settings,
-        storage or default_storage(settings),
+        storage,
         fanout or InProcessFanOut(),
         bot_runner or BotRunner(settings.bot_executor, settings.bot_workers),
         cluster,
+    )
+
+    analyses = AnalysisJobs(
+        storage, settings.analysis_executor, settings.analysis_workers, settings.analysis_queue
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         redact_uvicorn_logs()
         await room.start()
+        analyses.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
+            await analyses.close()
             await room.stop()
             if redis_quota is not None:
                 await redis_quota.aclose()
@@ -166,7 +173,9 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     app.add_middleware(AccessLog)
     _add_error_handlers(app, settings.static_dir)
-    _add_api(app, room, quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s))
+    app.state.analyses = analyses
+    quota = quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s)
+    _add_api(app, room, analyses, quota)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
@@ -200,7 +209,8 @@ def _wants_page(request: Request) -> bool:
 def _add_error_handlers(app: FastAPI, static: Path) -> None:
     @app.exception_handler(TableError)
     async def api_error(_request: Request, err: TableError) -> JSONResponse:
-        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooManyTables) else None
+        retry_after = getattr(err, "retry_after", None)  # too_many_tables, analysis_busy
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
         body = {"code": err.code, "message": err.message}
         return JSONResponse(body, status_code=err.status, headers=headers)
 
@@ -236,7 +246,7 @@ def _add_error_handlers(app: FastAPI, static: Path) -> None:
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 
 
-def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
+def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota) -> None:
     async def take_table(request: Request) -> None:
         # Per address (behind a proxy: the address uvicorn's proxy headers give), before the
         # table is planned, so a refused request costs a token too: probing is not free.
@@ -353,6 +363,28 @@ def _add_api(app: FastAPI, room: Room, quota: TableQuota) -> None:
         """A finished game step by step, every hand shown: the same refusals as its record."""
         core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
         return await history.replay(core)
+
+    @app.get(
+        "/api/tables/{table_id}/analysis", response_model=AnalysisState, responses=ERRORS, tags=["history"]
+    )
+    async def analysis(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
+        """Where the analysis of a finished game stands, with its result once done (docs/analysis.md):
+        the same refusals as its record."""
+        await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        return await analyses.state(table_id)
+
+    @app.post(
+        "/api/tables/{table_id}/analysis",
+        response_model=AnalysisState,
+        responses=BUSY_ERRORS,
+        tags=["history"],
+    )
+    async def analyse(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
+        """Have a finished game analysed, once: computed in the server's analysis pool and stored,
+        its progress in `GET`; the same refusals as its record, and ``analysis_busy`` (503, with
+        ``Retry-After``) while this server's analysis queue is full."""
+        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        return await analyses.request(core)
 
     @app.post("/api/history", response_model=History, responses=ERRORS, tags=["history"])
     async def game_history(body: HistoryRequest) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def _warm() -> None:
             entry.bot_class(level)
 
 
-def _watch_parent(parent: int, every_s: float = 1.0) -> None:
+def watch_parent(parent: int, every_s: float = 1.0) -> None:
     """In a pool worker: exit as soon as the server that started it is gone (even killed with
     SIGKILL, which gives the pool no chance to stop its workers)."""
 
@@ -71,7 +71,7 @@ class BotRunner:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=context,
-                initializer=_watch_parent,
+                initializer=watch_parent,
                 initargs=(os.getpid(),),
             )
             for _ in range(self.workers):

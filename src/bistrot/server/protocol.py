@@ -350,6 +350,21 @@ class Replay(FinishedTable):
     start: dict[str, Any] = Field(description="the view before the first action")
     steps: list[ReplayStep]
 
+
+class AnalysisState(BaseModel):
+    """``GET``/``POST /api/tables/{id}/analysis``: where a finished game's analysis stands."""
+
+    status: Literal["none", "queued", "running", "done", "failed"] = Field(
+        description="none: never asked (or its job died: ask again); queued or running: `done` of"
+        " `total` decisions judged so far; done: `result` holds it; failed: it may be asked again later"
+    )
+    done: int | None = None
+    total: int | None = None
+    result: dict[str, Any] | None = Field(
+        None, description="the analysis, as `bistrot analyze --json` prints it (docs/analysis.md)"
+    )
+
+
 class ErrorBody(BaseModel):
     code: str
     message: str

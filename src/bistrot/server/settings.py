@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     """Where computer moves are computed: a process pool (never stalls the event loop) or threads."""
     bot_workers: int = Field(default_factory=_default_bot_workers, ge=1, le=64)
     """Size of that pool."""
+    analysis_executor: Literal["process", "thread"] = "process"
+    """Where finished games are analysed: processes of their own (never stalls the event loop,
+    nor the computer's moves) or threads."""
+    analysis_workers: int = Field(1, ge=1, le=64)
+    """Games analysed at once by this node (each analysis keeps one core busy)."""
+    analysis_queue: int = Field(8, ge=1, le=10_000)
+    """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``."""
     max_message_bytes: int = Field(4096, ge=256)
     """Messages over this size get a ``too_large`` reject."""
     abuse_message_bytes: int = Field(65536, ge=1024)
