@@ -1,14 +1,13 @@
 """Finished games in the page (issue 14): an Omi match and an Oti game against the computer are
 played to the end, the home page lists them with their results, and each replay steps to the end
 and back (buttons, arrow keys, the slider) with every hand shown, on a phone and a laptop; the
-record downloads. The analysis' marks show where the server has one (faked here: it has none
-yet), none otherwise. A challenge's deal is not replayed from its link alone; a game of this
-device is listed and replayed offline.
+record downloads. Each game is then analysed by the server, asked from the page: its progress
+shows, then the marks step by step and each player's accuracy. A challenge's deal is not replayed
+from its link alone; a game of this device is listed and replayed offline.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -41,6 +40,32 @@ REPLAY_JS = """() => {
 OFF_SCREEN_JS = """() => [...document.querySelectorAll('.replay-page button, .replay-page input')]
   .map(e => e.getBoundingClientRect())
   .filter(r => r.width && (r.left < -1 || r.right > innerWidth + 1)).length"""
+
+
+def analyse(page, server, table: str, name: str) -> list[tuple[int, str]]:
+    """Ask for the analysis of the replay open in ``page``: the progress shows, then the marks at
+    the steps the server's analysis marked (every one checked), and each player's accuracy.  The
+    marked (index, mark label) pairs."""
+    page.click("[data-action=analyse]")
+    page.wait_for_selector("[data-testid=analysis] progress")  # queued or running: progress shown
+    page.wait_for_selector("[data-testid=analysis][data-status=done]", timeout=180_000)
+    done = server.api("GET", f"/api/tables/{table}/analysis")
+    assert done["status"] == "done"
+    labels = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+    marked = [(m["index"], labels[m["mark"]]) for m in done["result"]["moves"] if m["mark"]]
+    for index, label in marked:
+        page.locator("[data-testid=replay-slider]").fill(str(index + 1))
+        state = at_step(page, index + 1)
+        assert state["marks"] == [label], (index, state)
+        best = page.locator("[data-testid=best]")
+        assert best.count() == 1 and best.inner_text().startswith("Best: ")
+    rows = page.locator("[data-testid=accuracy] tbody tr")
+    assert rows.count() == len(done["result"]["players"])
+    accuracy = [rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())]
+    assert all(re.fullmatch(r"\d+ %|–", a) for a in accuracy), accuracy
+    shot(page, f"replay-analysis-{name}")
+    page.keyboard.press("Home")
+    return marked
 
 
 def replay_state(page) -> dict:
@@ -151,30 +176,32 @@ def test_finished_games_are_listed_and_replayed(server, pages, width, height):
     s = at_step(page, end["max"] // 2)
     assert s["open"] == s["counts"]
     assert blocking_violations(page) == []
+    oti_marked = analyse(page, server, oti_table, f"oti-{tag}")
+    assert replay_state(page)["marks"] == []  # (at the deal)
 
-    # Marks, where the server has an analysis (none does yet: the hook is faked here).
-    moves = [
-        {"index": 1, "seat": 0, "action": "x", "best": [], "loss": 2.0, "dd_loss": 1, "mark": "blunder"},
-        {"index": 2, "seat": 1, "action": "y", "best": [], "loss": 0.0, "dd_loss": 0, "mark": None},
-    ]
-    analysis = {"status": "done", "result": {"moves": moves, "players": {}}}
-    page.route("**/analysis", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(analysis)))
+    # The Omi analysis, asked for on its replay's link.
     page.goto(f"{server.base}/replay/{omi_table}")
     page.wait_for_selector("[data-testid=replay-slider]")
+    omi_marked = analyse(page, server, omi_table, f"omi-{tag}")
+    assert omi_marked, "no decision marked in a whole game of easy players"
+    assert oti_marked is not None
+    # The next move unmarked after the first marked one (if any), then forward to a mark again.
+    index, mark = omi_marked[0]
+    page.locator("[data-testid=replay-slider]").fill(str(index + 1))
+    assert at_step(page, index + 1)["marks"] == [mark]
     page.keyboard.press("ArrowRight")
-    assert at_step(page, 1)["marks"] == []  # index 0: unmarked
-    page.keyboard.press("ArrowRight")
-    assert at_step(page, 2)["marks"] == ["Blunder"]  # index 1
-    shot(page, f"replay-mark-{tag}")
-    page.keyboard.press("ArrowRight")
-    assert at_step(page, 3)["marks"] == []  # index 2: analysed, no mark
+    page.keyboard.press("ArrowLeft")
+    assert at_step(page, index + 1)["marks"] == [mark]
 
     # In another language, the same replay.
     page.select_option("[data-testid=language]", "fr")
     title = "() => document.querySelector('.replay-head h1')?.textContent"
     page.wait_for_function(f"() => ({title})()?.startsWith('Revoir')")
-    assert replay_state(page)["caption"].startswith("Coup 3 sur")
+    french = replay_state(page)
+    assert french["caption"].startswith(f"Coup {index + 1} sur") and french["marks"] == [
+        {"Inaccuracy": "Imprécision", "Mistake": "Erreur", "Blunder": "Gaffe"}[mark]
+    ]
+    assert "Précision" in page.locator("[data-testid=accuracy]").inner_text()
     shot(page, f"replay-fr-{tag}")
     assert not pages.errors, pages.errors
 

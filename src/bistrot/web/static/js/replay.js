@@ -3,18 +3,21 @@
 // (games/*.js) from the server's views (GET /api/tables/<id>/replay, docs/protocol.md), or for a
 // game of this device (/replay/local-...) the same views from the device's card room. A game
 // whose deal is a challenge's opens only with this browser's token of that table, sent in a
-// header. Marks of the analysis are shown when the server has one (GET .../analysis answering
-// {"status": "done", "result": {"moves": [{index, mark}]}}); none otherwise.
+// header. The game's analysis (docs/analysis.md) is asked for with a button: the server's
+// (POST .../analysis, then GET until done, with its progress), or for a device game the worker's
+// (offline.js localAnalysis, with progress); once there, each step shows its mark and the best
+// moves, and every player's accuracy is listed.
 import { h, patch, clear, toast } from "./dom.js";
 import { t, refusal } from "./i18n.js";
-import { get } from "./api.js";
+import { api, get } from "./api.js";
 import { cardName, cardPretty } from "./cards.js";
 import { loadTable, tableInMemory } from "./store.js";
 import { rendererFor } from "./games/index.js";
 import { nameOf } from "./table/render.js";
-import { isLocalTable, localReplay, localRecord } from "./offline.js";
+import { isLocalTable, localReplay, localRecord, localAnalysis, localAnalysisStored } from "./offline.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
+const POLL_MS = 1000;
 
 /** The Authorization header of this browser's token of `tableId` (a seat's, else the watch key). */
 function authHeaders(tableId) {
@@ -51,22 +54,32 @@ async function download(tableId, headers) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Marks by action index, from the analysis when the server has one (else none). */
-async function loadMarks(tableId, headers) {
-  if (isLocalTable(tableId)) return new Map();  // (the device has no analysis yet)
-  try {
-    const analysis = await get(`/api/tables/${encodeURIComponent(tableId)}/analysis`, headers);
-    if (analysis?.status !== "done") return new Map();
-    return new Map((analysis.result?.moves || []).filter((m) => MARKS.includes(m.mark)).map((m) => [m.index, m.mark]));
-  } catch {
-    return new Map();  // no analysis here (404), or not yet: no marks
+/** Where the analysis of `tableId` stands ({status, done, total, result}): the server's, or
+ * the device's stored one (the device computes only when asked). */
+async function analysisState(tableId, headers) {
+  if (isLocalTable(tableId)) {
+    const result = await localAnalysisStored(tableId);
+    return result ? { status: "done", result } : { status: "none" };
   }
+  return get(`/api/tables/${encodeURIComponent(tableId)}/analysis`, headers);
+}
+
+/** An action as people read it: cards and suits drawn, the rest as written ("pick up").
+ * @example actionLabel("play AH") -> "A♥" */
+function actionLabel(action) {
+  const [verb, ...args] = action.split(" ");
+  if (verb === "trump") return t(`suit.${args[0]}`);
+  if (verb === "kapothi") return t("replay.kapothi");
+  const cards = args.filter((a) => /^(10|[2-9TJQKA])[SHDC]$/.test(a));
+  return cards.length && cards.length === args.length ? cards.map(cardPretty).join(" ") : action;
 }
 
 export function replayPage(root, tableId, nav, topbar) {
   const { held, headers } = authHeaders(tableId);
   let data = null;
-  let marks = new Map();
+  let analysis = { status: "none" };  // as GET .../analysis answers
+  let judged = new Map();  // action index -> the analysis' decision
+  let pollTimer = null;
   let at = 0;  // 0: the deal; k: after the k-th action
   let gone = false;
   let body = null;
@@ -103,11 +116,96 @@ export function replayPage(root, tableId, nav, topbar) {
     if (at === 0) return h("p", { class: "replay-caption", dataset: { testid: "replay-caption" } }, t("replay.deal"));
     const step = data.steps[at - 1];
     const said = rendererFor(view.game).describe({ view, last: { seat: step.seat, action: step.action, by: step.by } }, ctx);
-    const mark = marks.get(step.index);
+    const decision = judged.get(step.index);
+    const mark = MARKS.includes(decision?.mark) ? decision.mark : null;
+    // The best moves by what the seat knew (an Omi card's `best` is double dummy's: hindsight).
+    const best = decision?.best_expected || decision?.best || [];
+    const better = decision && decision.loss > 0 && !best.includes(step.action);
     return h("p", { class: "replay-caption", dataset: { testid: "replay-caption" } },
       h("span", { class: "replay-count" }, t("replay.move_of", { n: at, total })), " ",
       h("span", {}, said || `${ctx.name(step.seat)}: ${step.action}`),
-      mark ? h("span", { class: ["badge", "mark", `mark-${mark}`], dataset: { testid: "mark" } }, t(`replay.mark_${mark}`)) : null);
+      mark ? h("span", { class: ["badge", "mark", `mark-${mark}`], dataset: { testid: "mark" } }, t(`replay.mark_${mark}`)) : null,
+      better ? h("span", { class: "replay-best", dataset: { testid: "best" } },
+        t("replay.best", { actions: best.map(actionLabel).join(", ") })) : null);
+  }
+
+  // ------------------------------------------------------------------ the analysis
+
+  function setAnalysis(state) {
+    analysis = state || { status: "none" };
+    judged = new Map(analysis.status === "done" ? (analysis.result?.moves || []).map((m) => [m.index, m]) : []);
+    if (controls) draw();
+  }
+
+  function poll() {
+    clearTimeout(pollTimer);
+    if (gone || !["queued", "running"].includes(analysis.status)) return;
+    pollTimer = setTimeout(() => analysisState(tableId, headers).then((state) => {
+      if (gone) return;
+      // A job whose node died reads "none": ask again, it is taken over.
+      if (state.status === "none") return requestAnalysis();
+      setAnalysis(state);
+      poll();
+    }, () => poll()), POLL_MS);
+  }
+
+  async function requestAnalysis() {
+    if (isLocalTable(tableId)) {
+      setAnalysis({ status: "running", done: 0, total: 0 });
+      try {
+        const result = await localAnalysis(tableId, ({ done, total }) => {
+          if (!gone) setAnalysis({ status: "running", done, total });
+        });
+        if (!gone) setAnalysis({ status: "done", result });
+      } catch (error) {
+        if (!gone) setAnalysis({ status: "failed" });
+        toast(refusal(error), "error", 6000);
+      }
+      return;
+    }
+    try {
+      setAnalysis(await api("POST", `/api/tables/${encodeURIComponent(tableId)}/analysis`, {}, headers));
+      poll();
+    } catch (error) {
+      toast(refusal(error), "error", 6000);
+    }
+  }
+
+  function analysisPanel() {
+    const box = (...children) => h("section", {
+      class: "replay-analysis", dataset: { testid: "analysis", status: analysis.status }, "aria-live": "polite",
+    }, h("h2", {}, t("replay.analysis")), ...children);
+    const { status } = analysis;
+    if (status === "queued" || status === "running") {
+      const counted = status === "running" && analysis.total > 0;
+      return box(
+        h("progress", { max: String(counted ? analysis.total : 1), ...(counted ? { value: String(analysis.done) } : {}),
+          "aria-label": t("replay.analysis") }),
+        h("p", { dataset: { testid: "analysis-progress" } },
+          counted ? t("replay.analysing", { done: analysis.done, total: analysis.total }) : t("replay.analysis_queued")));
+    }
+    if (status === "done") return box(accuracyTable());
+    return box(
+      h("p", { class: "hint" }, status === "failed" ? t("replay.analysis_failed") : t("replay.analyse_help")),
+      h("button", { type: "button", class: "btn", dataset: { action: "analyse" }, onclick: requestAnalysis },
+        status === "failed" ? t("replay.analysis_retry") : t("replay.analyse")));
+  }
+
+  function accuracyTable() {
+    const players = analysis.result?.players || {};
+    const view = viewAt(0);
+    const ctx = context(view, null);
+    const dd = data.game === "omi";
+    return h("table", { class: "accuracy", dataset: { testid: "accuracy" } },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("replay.player")), h("th", { scope: "col" }, t("replay.accuracy")),
+        ...MARKS.map((mark) => h("th", { scope: "col" }, t(`replay.mark_${mark}_n`))),
+        dd ? h("th", { scope: "col" }, t("replay.dd_loss")) : null)),
+      h("tbody", {}, ...Object.entries(players).map(([seat, p]) => h("tr", {},
+        h("th", { scope: "row" }, ctx.name(Number(seat))),
+        h("td", {}, p.accuracy === null ? "–" : `${Math.round(p.accuracy)} %`),
+        h("td", {}, String(p.inaccuracies)), h("td", {}, String(p.mistakes)), h("td", {}, String(p.blunders)),
+        dd ? h("td", {}, String(p.dd_loss ?? 0)) : null))));
   }
 
   // The controls are built once per language and only updated: a slider replaced under the
@@ -162,6 +260,7 @@ export function replayPage(root, tableId, nav, topbar) {
       caption(view, ctx),
       h("div", { class: ["table-wrap", "replay-table", `game-${view.game}`] }, rendererFor(view.game).table(view, ctx)),
       outcome(view, ctx),
+      analysisPanel(),
       h("p", { class: "hint" }, t("replay.keys_help")),
     ].filter(Boolean));
   }
@@ -178,17 +277,20 @@ export function replayPage(root, tableId, nav, topbar) {
   clear(root);
   root.append(topbar(), h("p", { class: "loading" }, t("replay.loading")));
   const steps = isLocalTable(tableId) ? localReplay(tableId) : get(`/api/tables/${encodeURIComponent(tableId)}/replay`, headers);
-  Promise.all([steps, loadMarks(tableId, headers)])
+  // No analysis answer (an older server, the store down) only means no marks yet.
+  const stored = analysisState(tableId, headers).catch(() => ({ status: "none" }));
+  Promise.all([steps, stored])
     .then(([replay, found]) => {
       if (gone) return;
       data = replay;
-      marks = found;
+      setAnalysis(found);
       document.title = `${t("replay.title")} · ${t(`game.${data.game}`)} · bistrot`;
       body = h("section", { class: "page replay-page", dataset: { testid: "replay" } });
       clear(root);
       root.append(topbar(), body);
       build();
       draw();
+      poll();  // (a job under way already)
       document.addEventListener("keydown", onKey);
     }, (error) => {
       if (gone) return;
@@ -207,6 +309,7 @@ export function replayPage(root, tableId, nav, topbar) {
     },
     destroy: () => {
       gone = true;
+      clearTimeout(pollTimer);
       document.removeEventListener("keydown", onKey);
     },
   };
