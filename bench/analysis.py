@@ -3,6 +3,8 @@ Oti game, medians over seeded games, next to the bare reference loop measured in
 
     nice python bench/analysis.py [--games 5] [--omi-samples 64,32,16] [--oti-samples 200]
         [--oti-players 3] [--seed 1] [--reference PATH] [--json]
+    nice python bench/analysis.py --browser [--games 5] [--seed 1] [--json]
+    nice python bench/analysis.py --stability 64,32,24,16 [--games 8] [--seed 1]
 
 Each Omi game is the first hand of a match played by medium players (seeds from ``--seed``),
 analysed with every solver available and each number of layouts; each Oti game a whole game of
@@ -13,6 +15,21 @@ after; each median is also given in reference units (seconds × reference hands 
 1,000: thousands of bare hands the same CPU time would play), which compares across machines.
 
 Aims (issue 14): an Omi hand <= 2 s on one core with DDS, <= 15 s with the built-in solver.
+
+``--browser`` times instead the analysis of games of the device in the page's own Web Worker,
+under headless Chromium and Pyodide, through the very path the replay page takes
+(``localAnalysis`` of js/offline.js, the worker's ``analyze`` operation, ``LocalRoom.analyze``:
+the built-in solver and the browser's number of layouts).  Each game is the same first hand of a
+medium players' match, kept as a finished game of the device (a match to 1 token: hands that
+carry at 4 : 4 are skipped), put in the device's database as the worker stores its games.  Each
+hand is also analysed here, by CPython, through ``LocalRoom.analyze`` just before the browser
+does, so the ratio compares the same work under the same load; both are wall-clock seconds
+(the worker's CPU time cannot be read), and the two results must be equal.
+
+``--stability`` says what fewer layouts cost: each Omi hand's losses at each number of layouts
+against a 512-layout run of the same hand (DDS where installed: the layouts, so the figures,
+are the same with either solver), as the 90th percentile and largest difference, and how many
+decisions get another mark.
 """
 
 from __future__ import annotations
@@ -20,6 +37,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import random
 import statistics
 import sys
@@ -27,12 +45,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bistrot.analysis import analyze
+from bistrot.analysis import analyze, default_samples
 from bistrot.analysis.omi import DEFAULT_SAMPLES as OMI_SAMPLES
 from bistrot.analysis.omi import PYTHON_SAMPLES
 from bistrot.analysis.omi import analyze as analyze_omi
 from bistrot.analysis.oti import DEFAULT_SAMPLES as OTI_SAMPLES
 from bistrot.bots import play
+from bistrot.local import ANALYSIS_SOLVER, LocalRoom
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers, solve
 from bistrot.oti import OtiGame, OtiRules
@@ -80,6 +99,126 @@ def time_omi(game: OmiGame, samples: int, solver: str) -> tuple[float, float, in
     return total, trump, len(found.moves)
 
 
+def device_record(seed: int) -> tuple[LocalRoom, str] | None:
+    """The first hand of a medium players' match (:func:`omi_hand`) as a finished game of the
+    device, a match to 1 token with the same deal and actions: its room and table id (None when
+    the hand carried, which does not end that match)."""
+    hand = omi_hand(seed)
+    room = LocalRoom()
+    table_id = room.create({"game": "omi", "mode": "hotseat", "seed": seed, "rules": {"target": 1}})["table"]
+    table = room.tables[table_id]
+    for seat, action in hand.actions:
+        table.commit(seat, action, "human", None)
+    return (room, table_id) if table.game.is_over else None
+
+
+# Puts the records in the device's database, as the worker stores its games, and waits for the
+# worker to start (Pyodide): the timing starts with a started worker, as on a page in use.
+PREPARE_JS = """async (records) => {
+  const { openDeviceDb } = await import('/static/js/devicedb.js');
+  const offline = await import('/static/js/offline.js');
+  const d = await openDeviceDb();
+  await new Promise((resolve, reject) => {
+    const tx = d.transaction('games', 'readwrite');
+    for (const record of records) tx.objectStore('games').put(record);
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  d.close();
+  offline.warmUp();
+  const booted = await new Promise((resolve) => offline.onBoot(resolve));
+  if (!booted.ok) throw new Error(booted.message);
+  return booted.ms;
+}"""
+# One analysis as the replay page asks for it: the page's clock, and at each progress message.
+ANALYZE_JS = """async (table) => {
+  const { localAnalysis } = await import('/static/js/offline.js');
+  const marks = [];
+  const start = performance.now();
+  const analysis = await localAnalysis(table, () => marks.push(performance.now()));
+  const end = performance.now();
+  return {seconds: (end - start) / 1000, trump: (marks[0] - start) / 1000, steps: marks.length, analysis};
+}"""
+
+
+def browser_main(args: argparse.Namespace) -> int:
+    """``--browser``: Omi hands analysed in the page's worker under Pyodide, next to CPython."""
+    from browser_kit import chromium, offline_server
+
+    games: list[tuple[LocalRoom, str]] = []
+    seed = args.seed * 1000
+    while len(games) < args.games:
+        made = device_record(seed)
+        seed += 1
+        if made is not None:
+            games.append(made)
+    samples = default_samples("omi", ANALYSIS_SOLVER, 4, browser=True)
+    rows: list[dict[str, object]] = []
+    load_before = os.getloadavg()
+    with offline_server() as (base, _), chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(base + "/")
+        boot_ms = page.evaluate(PREPARE_JS, [room.tables[table].record() for room, table in games])
+        for room, table in games:
+            start = time.perf_counter()
+            here = room.analyze(table)
+            cpython = time.perf_counter() - start
+            there = page.evaluate(ANALYZE_JS, table)
+            rows.append({
+                "table": table, "decisions": len(here["moves"]), "browser_s": round(there["seconds"], 2),
+                "browser_trump_s": round(there["trump"], 2), "cpython_s": round(cpython, 2),
+                "ratio": round(there["seconds"] / cpython, 2), "same_result": there["analysis"] == here,
+                "progress_messages": there["steps"],
+            })
+            print(f"  {rows[-1]}", file=sys.stderr)
+    load_after = os.getloadavg()
+    browser_s = [float(r["browser_s"]) for r in rows]  # type: ignore[arg-type]
+    figures = {
+        "samples": samples, "hands": len(rows), "worker_boot_ms": boot_ms,
+        "browser_median_s": round(statistics.median(browser_s), 2),
+        "browser_min_s": min(browser_s), "browser_max_s": max(browser_s),
+        "cpython_median_s": round(statistics.median(float(r["cpython_s"]) for r in rows), 2),  # type: ignore[arg-type]
+        "ratio_median": round(statistics.median(float(r["ratio"]) for r in rows), 2),  # type: ignore[arg-type]
+        "aim_s": AIMS["python"], "met": statistics.median(browser_s) <= AIMS["python"],
+        "all_same_result": all(r["same_result"] for r in rows),
+        "load": [round(load_before[0], 1), round(load_after[0], 1)],
+    }
+    if args.json:
+        print(json.dumps({**figures, "rows": rows}))
+        return 0
+    print(f"Omi hands analysed on the device: Chromium's worker (Pyodide) vs CPython, built-in solver, "
+          f"{samples} layouts, {len(rows)} hands, wall-clock seconds; {os.cpu_count()} cores, "
+          f"load average {figures['load'][0]} before, {figures['load'][1]} after")
+    print(f"{'table':<30} {'decisions':>9} {'browser':>8} {'trump':>6} {'CPython':>8} {'ratio':>6}  same")
+    for row in rows:
+        print(f"{row['table']:<30} {row['decisions']:>9} {row['browser_s']:>8.2f} "
+              f"{row['browser_trump_s']:>6.2f} {row['cpython_s']:>8.2f} {row['ratio']:>6.2f}  "
+              f"{row['same_result']}")
+    print(f"browser: median {figures['browser_median_s']} s (min {figures['browser_min_s']}, "
+          f"max {figures['browser_max_s']}); CPython: median {figures['cpython_median_s']} s; "
+          f"ratio median {figures['ratio_median']}; aim <= {AIMS['python']} s: "
+          f"{'met' if figures['met'] else 'MISSED'}; results equal: {figures['all_same_result']}")
+    return 0 if figures["all_same_result"] else 1
+
+
+def stability_main(args: argparse.Namespace, reference_samples: int = 512) -> int:
+    """``--stability``: losses at fewer layouts against ``reference_samples`` layouts."""
+    solver = "dds" if "dds" in available_solvers() else "python"
+    hands = [omi_hand(args.seed * 1000 + i) for i in range(args.games)]
+    reference = [analyze_omi(hand, reference_samples, 0, None, solver).moves for hand in hands]
+    print(f"Omi losses against {reference_samples} layouts, {args.games} hands, "
+          f"{sum(map(len, reference))} decisions ({solver})")
+    print(f"{'layouts':>7} {'90% within':>10} {'largest':>8} {'other mark':>10}")
+    for samples in (int(x) for x in args.stability.split(",")):
+        gaps, marks = [], 0
+        for hand, best in zip(hands, reference, strict=True):
+            for move, ref in zip(analyze_omi(hand, samples, 0, None, solver).moves, best, strict=True):
+                gaps.append(abs(move.loss - ref.loss))
+                marks += move.mark != ref.mark
+        print(f"{samples:>7} {statistics.quantiles(gaps, n=10)[-1]:>10.3f} {max(gaps):>8.3f} {marks:>10}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5, help="seeded games per figure (default 5)")
@@ -90,7 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--browser", action="store_true",
+                        help="time Omi hands analysed in the page's worker under Chromium and Pyodide")
+    parser.add_argument("--stability", metavar="LAYOUTS",
+                        help="Omi losses at these layouts (comma-separated) against 512 layouts")
     args = parser.parse_args(argv)
+    if args.browser:
+        return browser_main(args)
+    if args.stability:
+        return stability_main(args)
     playout = load_reference(args.reference)
     solve(Position(hands=(1 << 12, 1 << 11, 1 << 10, 1 << 9), trump=0))  # DDS's one-time set-up
     before = reference_rate(playout)

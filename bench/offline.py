@@ -2,8 +2,8 @@
 the bytes the page caches (docs/offline.md).
 
 Starts ``bistrot serve`` on a free loopback port (fetching Pyodide with npm first if this machine
-has not got it), then for each run, in a fresh headless Chromium context (a new visitor: empty
-caches and storage):
+has not got it: ``browser_kit.py``), then for each run, in a fresh headless Chromium context (a
+new visitor: empty caches and storage):
 
 1. opens ``/`` online and waits until the service worker has cached everything; the bytes
    cached are the sum of the cached responses' bodies;
@@ -27,22 +27,10 @@ import argparse
 import json
 import os
 import re
-import signal
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
-from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from browser_kit import chromium, offline_server
 
-CHROMIUM = os.environ.get("BISTROT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 PLAYABLE = "button[data-suit]:not([disabled]), .hand button[data-card]:not([disabled])"
 # Runs before the page's own scripts: notes the page clock when the first playable control shows.
 WATCH_JS = "const PLAYABLE = " + json.dumps(PLAYABLE) + """;
@@ -68,33 +56,6 @@ CACHED_BYTES_JS = """async () => {
   const estimate = await navigator.storage.estimate();
   return {bytes, files, usage: estimate.usage};
 }"""
-
-
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), "--bot-delay-ms", "0",
-         "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"(http://[\d.]+:\d+)", line)
-    if not match:
-        os.killpg(proc.pid, signal.SIGTERM)
-        raise SystemExit(f"bistrot serve did not start: {line}")
-    return proc, match.group(1)
-
-
-def wait_offline_ready(base: str, timeout_s: float = 600) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        with urllib.request.urlopen(base + "/offline/status", timeout=10) as answer:
-            status = json.load(answer)
-        if status["ready"]:
-            return status
-        if status["state"] == "failed" or time.monotonic() > deadline:
-            raise SystemExit(f"offline play is not available: {status['message']}")
-        time.sleep(0.5)
 
 
 def first_playable_ms(page, url: str) -> float:
@@ -133,21 +94,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="fresh visitors measured (default 5)")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bistrot-bench-") as tmp:
-        proc, base = start_server(Path(tmp) / "room.db")
-        try:
-            status = wait_offline_ready(base)
-            load_before = os.getloadavg()
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                try:
-                    runs = [one_run(browser, base) for _ in range(args.runs)]
-                finally:
-                    browser.close()
-            load_after = os.getloadavg()
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
+    with offline_server() as (base, status):
+        load_before = os.getloadavg()
+        with chromium() as browser:
+            runs = [one_run(browser, base) for _ in range(args.runs)]
+        load_after = os.getloadavg()
     if args.json:
         print(json.dumps({"runs": runs, "status": status, "load": [load_before, load_after]}, indent=1))
         return

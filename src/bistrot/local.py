@@ -51,7 +51,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bistrot import bots, games
 from bistrot.tablecore.core import Commit, Proposal, TableCore
@@ -61,11 +61,18 @@ from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, Tabl
 from bistrot.tablecore.replay import record_of, replay_of
 from bistrot.wire import peek_id, reject
 
+if TYPE_CHECKING:
+    from bistrot.analysis import Progress
+
 MODES = ("computer", "hotseat")
 DEFAULT_BOT_DELAY_MS = 700
 REPLAY_LIMIT = 64
 RECORD_VERSION = 1
 ID_PREFIX = "local-"
+#: A game of this device is analysed with the built-in double-dummy solver (there is no DDS
+#: under Pyodide), the browser's number of layouts and a fixed seed: reproducible.
+ANALYSIS_SOLVER = "python"
+ANALYSIS_SEED = 0
 
 LocalError = TableError
 """A table that cannot be opened or found: ``code`` for programs, the message for people."""
@@ -189,6 +196,7 @@ class LocalRoom:
         self.conns: dict[str, tuple[str, int | None]] = {}
         self.bot_options = dict(bot_options or {})
         self._dirty: set[str] = set()
+        self.analyses: dict[str, dict[str, Any]] = {}  # table id -> its analysis, computed once
 
     # ------------------------------------------------------------------ tables
 
@@ -241,6 +249,32 @@ class LocalRoom:
     def record_text(self, table_id: str) -> str:
         """The record of a finished game of this device (``not_over`` before)."""
         return record_of(self._table(table_id))
+
+    def analyze(self, table_id: str, progress: Progress | None = None) -> dict[str, Any]:
+        """The analysis of a finished game of this device (``not_over`` before, as the replay),
+        :meth:`bistrot.analysis.Analysis.to_dict`: the built-in solver, the browser's layouts
+        (``default_samples(..., browser=True)``), seed :data:`ANALYSIS_SEED`; ``progress(done,
+        total)`` after each decision.  Computed once: asked again, the same answer at once.
+
+        >>> room = LocalRoom()
+        >>> table = room.create({"game": "oti", "mode": "hotseat", "rules": {"players": 2}})["table"]
+        >>> try:
+        ...     room.analyze(table)
+        ... except LocalError as err:
+        ...     print(err.code)
+        not_over
+        """
+        found = self.analyses.get(table_id)
+        if found is None:
+            # Imported when first needed: the worker's start, which the player waits for, skips it.
+            from bistrot.analysis import analyze_record, default_samples
+
+            text = self.record_text(table_id)
+            table = self.tables[table_id]
+            samples = default_samples(table.table.game, ANALYSIS_SOLVER, table.players, browser=True)
+            found = analyze_record(text, samples, ANALYSIS_SEED, progress, ANALYSIS_SOLVER).to_dict()
+            self.analyses[table_id] = found
+        return found
 
     # ------------------------------------------------------------------ connections
 
@@ -428,6 +462,11 @@ class JsonRoom:
         return self._answer(
             lambda: {"record": self.room.record_text(table_id), "game": self.room.tables[table_id].table.game}
         )
+
+    def analyze(self, table_id: str, progress: Progress | None = None) -> str:
+        """The analysis of a finished game (:meth:`LocalRoom.analyze`); ``progress(done, total)``
+        is the worker's function that posts it to the page."""
+        return self._answer(lambda: self.room.analyze(table_id, progress))
 
     def dirty(self) -> str:
         """The records and summaries to store."""

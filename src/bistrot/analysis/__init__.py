@@ -38,15 +38,18 @@ __all__ = [
 ]
 
 
-def default_samples(game: str, solver: str = "auto", players: int = 4) -> int:
+def default_samples(game: str, solver: str = "auto", players: int = 4, browser: bool = False) -> int:
     """The layouts (Omi: fewer with the built-in solver) or deals (Oti) judged per decision
-    unless told otherwise.
+    unless told otherwise; ``browser``: in the browser's worker, where the analysis of a game of
+    the device runs (the built-in solver under Pyodide).
 
     >>> default_samples("omi", "dds"), default_samples("omi", "python"), default_samples("oti")
     (64, 32, 200)
+    >>> default_samples("omi", browser=True) == omi.BROWSER_SAMPLES
+    True
     """
     if game == "omi":
-        return omi.default_samples(players, solver)
+        return omi.default_samples(players, solver, browser)
     if game == "oti":
         return oti.DEFAULT_SAMPLES
     raise ValueError(f"there is no analysis of {game!r}; games analysed: omi, oti")

@@ -64,6 +64,9 @@ DEFAULT_SAMPLES = 64
 #: Layouts per decision with the built-in solver (no DDS: three players, or the browser), fewer
 #: so that a hand stays within the 15 s aim (``bench/analysis.py``).
 PYTHON_SAMPLES = 32
+#: Layouts per decision in the browser's worker (the built-in solver under Pyodide, which runs
+#: Python slower than CPython): a hand within the same 15 s aim (``bench/analysis.py --browser``).
+BROWSER_SAMPLES = 24
 FIRST_BATCH = 4
 
 
@@ -72,12 +75,15 @@ def uses_dds(solver: str, players: int) -> bool:
     return solver == "dds" or (solver == "auto" and players == 4 and "dds" in available_solvers())
 
 
-def default_samples(players: int = 4, solver: str = "auto") -> int:
-    """Layouts per decision unless told: :data:`DEFAULT_SAMPLES` with DDS, else :data:`PYTHON_SAMPLES`.
+def default_samples(players: int = 4, solver: str = "auto", browser: bool = False) -> int:
+    """Layouts per decision unless told: :data:`DEFAULT_SAMPLES` with DDS, else :data:`PYTHON_SAMPLES`;
+    :data:`BROWSER_SAMPLES` in the browser's worker (``browser``: no DDS there).
 
-    >>> default_samples(4, "python")
-    32
+    >>> default_samples(4, "python"), default_samples(4, browser=True) == BROWSER_SAMPLES
+    (32, True)
     """
+    if browser:
+        return BROWSER_SAMPLES
     return DEFAULT_SAMPLES if uses_dds(solver, players) else PYTHON_SAMPLES
 
 

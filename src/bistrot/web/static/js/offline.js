@@ -6,7 +6,7 @@
 //    and reached through workerTransport (js/worker-transport.js), which speaks the server's
 //    protocol, so the table page has one code path for both;
 //  - saved games: the worker keeps them in IndexedDB; the home page lists their summaries.
-import { openDeviceDb } from "./devicedb.js";
+import { deleteAnalysis, openAnalysesDb, openDeviceDb, readAnalysis } from "./devicedb.js";
 import { saveTable } from "./store.js";
 
 const LOCAL_PREFIX = "local-";
@@ -89,7 +89,7 @@ export async function setupOffline() {
 
 let worker = null;
 let nextId = 0;
-const pending = new Map();  // request id -> {resolve, reject}
+const pending = new Map();  // request id -> {resolve, reject, onProgress}
 const connections = new Map();  // conn id -> {onMessage}
 const bootListeners = new Set();
 let booted = null;  // {ok, ms} | {ok: false, message}
@@ -101,6 +101,8 @@ function startWorker() {
     const data = event.data || {};
     if (data.conn !== undefined) {
       connections.get(data.conn)?.onMessage(data.msg);
+    } else if (data.rid !== undefined && data.progress !== undefined) {
+      pending.get(data.rid)?.onProgress?.(data.progress);  // a step of a long job: not its answer
     } else if (data.rid !== undefined) {
       const waiting = pending.get(data.rid);
       pending.delete(data.rid);
@@ -135,11 +137,11 @@ export function onBoot(cb) {
   else bootListeners.add(cb);
 }
 
-function call(op, args = {}) {
+function call(op, args = {}, onProgress = null) {
   startWorker();
   const rid = ++nextId;
   return new Promise((resolve, reject) => {
-    pending.set(rid, { resolve, reject });
+    pending.set(rid, { resolve, reject, onProgress });
     worker.postMessage({ rid, op, ...args });
   });
 }
@@ -163,6 +165,27 @@ export const localReplay = (table) => call("replay", { table });
 
 /** The record of a finished game of this device: {record, game}. */
 export const localRecord = (table) => call("record", { table });
+
+/** The analysis of a finished game of this device: the same object as the server's analysis
+ * `result` (bistrot.analysis.Analysis.to_dict()). Computed in the worker with the built-in solver
+ * the first time, `onProgress({done, total})` after each decision judged, then kept on the device
+ * and answered at once. Refused before the end (code not_over). Device play waits meanwhile. */
+export const localAnalysis = (table, onProgress = null) => call("analyze", { table }, onProgress);
+
+/** The analysis of a game of this device if one is kept, else null: read from the device's
+ * database at once, without the worker (which may be busy, or not started). */
+export async function localAnalysisStored(table) {
+  try {
+    const d = await openAnalysesDb();
+    try {
+      return await readAnalysis(d, table);
+    } finally {
+      d.close();
+    }
+  } catch {
+    return null;
+  }
+}
 
 /** A connection to a table of this device (see worker-transport.js). */
 export function openLocalConnection({ table, seat, since, onMessage }) {
@@ -214,6 +237,8 @@ export async function forgetGame(id) {
     tx.onerror = () => reject(tx.error);
   });
   d.close();
+  // Its analysis too, if any (a leftover one would only take room: the game is forgotten).
+  await openAnalysesDb().then((a) => deleteAnalysis(a, id).finally(() => a.close())).catch(() => {});
 }
 
 /** Keep the device's storage small: forget finished games after a month (as store.js does for

@@ -1,0 +1,88 @@
+"""The analysis of a game of this device, in real headless Chromium (issue 14, docs/offline.md):
+a finished Oti game played offline against the computer is analysed in the page's Web Worker
+(Pyodide, the built-in solver) through ``localAnalysis`` of js/offline.js, the call the replay
+page makes, with progress along the way; the answer is the one CPython computes from the game's
+record, and it is kept on the device: asked again, even from a reloaded page with a new worker,
+it comes back with nothing computed, and ``localAnalysisStored`` reads it without the worker;
+forgetting the game forgets it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bistrot.analysis import analyze_record, default_samples
+from bistrot.local import ANALYSIS_SEED, ANALYSIS_SOLVER
+
+from .browser_kit import go
+from .oti_driver import play_until_over
+from .test_offline import install, offline_ready  # noqa: F401 (a fixture)
+
+# Asks the page's worker for the analysis, as the replay page does: every progress message and
+# the answer, in the order they came.
+ANALYSE_JS = """async (table) => {
+  const { localAnalysis, localAnalysisStored } = await import('/static/js/offline.js');
+  const before = await localAnalysisStored(table);
+  const seen = [];
+  const analysis = await localAnalysis(table, (p) => seen.push(p));
+  seen.push('answer');
+  return {before, seen, analysis, stored: await localAnalysisStored(table)};
+}"""
+RECORD_JS = """async (table) => (await import('/static/js/offline.js')).localRecord(table)"""
+FORGET_JS = """async (table) => {
+  const { forgetGame, localAnalysisStored } = await import('/static/js/offline.js');
+  await forgetGame(table);
+  return localAnalysisStored(table);
+}"""
+REFUSED_JS = """async (table) => {
+  const { localAnalysis } = await import('/static/js/offline.js');
+  try {
+    await localAnalysis(table);
+    return null;
+  } catch (error) {
+    return error.code;
+  }
+}"""
+
+
+@pytest.mark.usefixtures("offline_ready")
+def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, pages):
+    page = pages.new()
+    install(page, server)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("[data-testid=offline-note]")
+    go(page, "/play/oti?level=easy&players=2&bot_delay_ms=0")
+    page.wait_for_selector("[data-testid=on-device]", state="attached", timeout=60000)
+    table = page.url.split("/t/")[1]
+    assert table.startswith("local-")
+    page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
+    assert page.evaluate(REFUSED_JS, table) == "not_over"  # the cards still hidden stay hidden
+    play_until_over(page)
+
+    first = page.evaluate(ANALYSE_JS, table)
+    analysis = first["analysis"]
+    total = len(analysis["moves"])
+    assert first["before"] is None and total > 0
+    # Progress after each decision, all of it before the answer, which settles the call once.
+    assert first["seen"] == [{"done": d, "total": total} for d in range(1, total + 1)] + ["answer"]
+    assert first["stored"] == analysis
+    # The very analysis CPython makes of the game's record, with the device's settings.
+    record = page.evaluate(RECORD_JS, table)["record"]
+    samples = default_samples("oti", ANALYSIS_SOLVER, 2, browser=True)
+    expected = analyze_record(record, samples, ANALYSIS_SEED, solver=ANALYSIS_SOLVER).to_dict()
+    assert analysis == json.loads(json.dumps(expected))
+    assert set(analysis["players"]) == {"0", "1"} and analysis["over"]
+
+    # Asked again: the stored answer, nothing computed.
+    again = page.evaluate(ANALYSE_JS, table)
+    assert again["seen"] == ["answer"] and again["before"] == again["analysis"] == analysis
+    # A new page (a new worker, nothing in its memory): still kept on the device.
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-testid=offline-note]")
+    kept = page.evaluate(ANALYSE_JS, table)
+    assert kept["before"] == analysis and kept["seen"] == ["answer"] and kept["analysis"] == analysis
+    # Forgetting the game forgets its analysis.
+    assert page.evaluate(FORGET_JS, table) is None
