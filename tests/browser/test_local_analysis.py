@@ -4,7 +4,8 @@ a finished Oti game played offline against the computer is analysed in the page'
 page makes, with progress along the way; the answer is the one CPython computes from the game's
 record, and it is kept on the device: asked again, even from a reloaded page with a new worker,
 it comes back with nothing computed, and ``localAnalysisStored`` reads it without the worker;
-forgetting the game forgets it.
+forgetting the game forgets it. The replay page shows the kept analysis, and computes it when
+asked, with its progress.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ FORGET_JS = """async (table) => {
   const { forgetGame, localAnalysisStored } = await import('/static/js/offline.js');
   await forgetGame(table);
   return localAnalysisStored(table);
+}"""
+DROP_JS = """async (table) => {
+  const { openAnalysesDb, deleteAnalysis } = await import('/static/js/devicedb.js');
+  const d = await openAnalysesDb();
+  await deleteAnalysis(d, table);
+  d.close();
 }"""
 REFUSED_JS = """async (table) => {
   const { localAnalysis } = await import('/static/js/offline.js');
@@ -84,5 +91,22 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     page.wait_for_selector("[data-testid=offline-note]")
     kept = page.evaluate(ANALYSE_JS, table)
     assert kept["before"] == analysis and kept["seen"] == ["answer"] and kept["analysis"] == analysis
+    # The replay page shows it at once, then, its copy dropped, computes it again when asked,
+    # with its progress, and marks the same steps.
+    page.goto(f"{server.base}/replay/{table}")
+    page.wait_for_selector("[data-testid=analysis][data-status=done] [data-testid=accuracy]", timeout=60000)
+    page.evaluate(DROP_JS, table)
+    page.reload()
+    page.click("[data-action=analyse]", timeout=60000)
+    page.wait_for_selector("[data-testid=analysis] progress")
+    page.wait_for_selector("[data-testid=analysis][data-status=done]", timeout=120000)
+    assert page.locator("[data-testid=accuracy] tbody tr").count() == 2
+    labels = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+    for move in analysis["moves"]:
+        page.locator("[data-testid=replay-slider]").fill(str(move["index"] + 1))
+        at = "n => Number(document.querySelector('[data-testid=replay-slider]').value) === n"
+        page.wait_for_function(at, arg=move["index"] + 1)
+        shown = page.locator("[data-testid=mark]").all_inner_texts()
+        assert shown == ([labels[move["mark"]]] if move["mark"] else []), move
     # Forgetting the game forgets its analysis.
     assert page.evaluate(FORGET_JS, table) is None
