@@ -92,6 +92,10 @@ def step_through(page, name: str) -> dict:
     assert s["at"] == 0 and s["max"] > 4 and not s["result"]
     assert s["caption"] == "The deal, before the first move"
     assert s["open"] and s["backs"] == 0 and not s["marks"]  # no analysis: no mark
+    # Nobody is said to be connected, or away: that was then.
+    plates = page.locator("[data-testid^=plate-]")
+    statuses = {plates.nth(i).get_attribute("data-status") for i in range(plates.count())}
+    assert statuses and statuses <= {"player", "computer"}, statuses
     assert page.evaluate(OFF_SCREEN_JS) == 0
     page.click("[data-action=replay-forward]")
     s = at_step(page, 1)

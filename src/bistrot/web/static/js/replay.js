@@ -95,7 +95,7 @@ export function replayPage(root, tableId, nav, topbar) {
     return {
       me: null, neutral: true,
       name: (seat) => nameOf(nameT, view, seat),
-      seatInfo: (seat) => data.seats.find((s) => s.seat === seat),
+      seatInfo: (seat) => ({ ...data.seats.find((s) => s.seat === seat), past: true }),
       act: () => {}, rerender: () => {}, openPanel: () => {},
       cardName, cardPretty,
       busy: true, hideHand: false,

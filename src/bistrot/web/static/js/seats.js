@@ -6,6 +6,8 @@ export function seatStatus(info) {
   if (!info) return { key: "unknown", text: "" };
   if (info.kind === "computer") return { key: "computer", text: t("seat.computer", { level: t(`level.${info.level || "medium"}`) }) };
   if (info.kind === "open") return { key: "open", text: t("seat.open") };
+  // A replay's players: whether they were connected then is neither known nor of interest.
+  if (info.past) return { key: "player", text: "" };
   if (info.away) return { key: "away", text: t("seat.replaced", { level: t(`level.${info.level || "medium"}`) }) };
   if (!info.connected) return { key: "offline", text: t("seat.offline") };
   // Your own plate: that you are connected goes without saying (the page says when you are not).
