@@ -54,7 +54,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bistrot import bots, games
-from bistrot.tablecore.core import Commit, Proposal, TableCore
+from bistrot.tablecore.core import Commit, HintAsk, Proposal, TableCore
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
 from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
@@ -102,6 +102,7 @@ class LocalTable(TableCore):
         super().__init__(stored, local=True, replay_limit=REPLAY_LIMIT)
         if self.game.is_over:
             self.table.status = OVER
+            self.table.result = self.result_of(self.game)  # (with the hints the seats used)
 
     def commit(self, seat: int, action: str, by: str, key: str | None) -> list[EventRecord]:
         """Apply and keep ``action`` for ``seat`` at once (the worker stores right after);
@@ -146,7 +147,9 @@ class LocalTable(TableCore):
                 for i, (seat, action, by, key) in enumerate(record["actions"], 1)
             ]
             seats = [
-                SeatRecord(int(s["seat"]), s["kind"], s.get("level"), None, s.get("name"))
+                SeatRecord(
+                    int(s["seat"]), s["kind"], s.get("level"), None, s.get("name"), int(s.get("hints", 0))
+                )
                 for s in record["seats"]
             ]
             table = TableRecord(
@@ -177,7 +180,8 @@ class LocalTable(TableCore):
 
     def _seat_list(self) -> list[dict[str, Any]]:
         return [
-            {"seat": s.record.seat, "kind": s.record.kind, "level": s.record.level, "name": s.record.name}
+            {"seat": s.record.seat, "kind": s.record.kind, "level": s.record.level, "name": s.record.name,
+             "hints": s.record.hints}
             for s in self.seats
         ]
 
@@ -310,6 +314,8 @@ class LocalRoom:
         out: Out = [(conn, msg) for msg in step.replies]
         if step.chat is not None:  # (kept in memory only: this device is the whole table)
             out += self._route(table_id, table.chat_stored(replace(step.chat, at=time.time())))
+        if step.hint is not None:
+            return [*out, (conn, self._hint(table, step.hint, step.id))]
         if step.proposal is None:
             return out
         proposed = table.propose(step.proposal, 0.0)
@@ -320,6 +326,22 @@ class LocalRoom:
         if answer is not None:
             out.append((conn, answer))
         return out + self._route(table_id, published)
+
+    def _hint(self, table: LocalTable, ask: HintAsk, id: Any) -> dict[str, Any]:
+        # The strongest computer player with the browser's options, as this device's computer
+        # players, given that seat's view only; counted and marked to store (the worker stores
+        # before it delivers) before the seat is told.
+        options = self.bot_options.get((table.table.game, ask.level), {})
+        try:
+            action = bots.make_bot(table.table.game, ask.level, seed=ask.seed, **options).act(ask.view)
+        except Exception as err:
+            print(f"bistrot: the {ask.level} hint failed at seq {ask.seq} ({err!r})", file=sys.stderr)
+            return reject(id, "hint_failed", "the hint could not be worked out; try again")
+        commit = table.hint_ready(ask, str(action))
+        if isinstance(commit, dict):
+            return {**commit, "id": id}
+        self._dirty.add(table.id)
+        return table.hint_stored(commit, id)
 
     # ------------------------------------------------------------------ computer seats
 

@@ -9,6 +9,8 @@ runs in the browser under Pyodide when the page is offline).
 ClientMessage(type='act', id='m1', key='"m1"', action='play TH', seat=None, text=None)
 >>> parse_client_message('{"type": "chat", "id": 3, "text": "well played"}').text
 'well played'
+>>> parse_client_message('{"type": "hint", "id": 4}').type
+'hint'
 >>> parse_client_message('{"type": "act", "action": "play TH"}')
 Traceback (most recent call last):
 ...
@@ -30,7 +32,7 @@ from typing import Any
 
 MAX_ID_CHARS = 64
 MAX_SAFE_INT = 2**53
-CLIENT_TYPES = ("act", "ping", "sync", "chat")
+CLIENT_TYPES = ("act", "ping", "sync", "chat", "hint")
 #: A chat message's text as sent, before the table cleans it (a bound on what is read).
 MAX_CHAT_TEXT = 1000
 
@@ -125,6 +127,16 @@ def ack(id: Any, seq: int) -> dict[str, Any]:
 def reject(id: Any, code: str, message: str) -> dict[str, Any]:
     """The answer to a refused message (nothing changed)."""
     return {"type": "reject", "id": id, "code": code, "message": message}
+
+
+def hint_message(id: Any, seq: int, action: str) -> dict[str, Any]:
+    """The answer to a seat's ``hint``: what the strongest computer player would do from that
+    seat's view at ``seq``.
+
+    >>> hint_message(5, 12, "play AH")
+    {'type': 'hint', 'id': 5, 'seq': 12, 'action': 'play AH'}
+    """
+    return {"type": "hint", "id": id, "seq": seq, "action": action}
 
 
 def pong(id: Any, seq: int) -> dict[str, Any]:

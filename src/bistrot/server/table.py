@@ -5,7 +5,8 @@ Every change (a message, a join, a connection, a computer move, a grace period r
 a command on the table's queue; the actor runs them one at a time, so the core has one writer.
 What the core decides to store is stored before anything is acknowledged or fanned out.
 Computer moves are computed by the :class:`~bistrot.server.botrunner.BotRunner` away from the
-event loop, one at a time per table.
+event loop, one at a time per table; so are hints (a seat asking what the strongest computer
+player would do: one at a time per table, counted and stored before the seat is told).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
-from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, Out, TableCore
+from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, HintAsk, HintCommit, Out, TableCore
 from bistrot.tablecore.plan import OVER, PLAYING, WAITING
 from bistrot.wire import dumps, reject
 
@@ -95,6 +96,10 @@ class Table:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        #: The hint being computed (at most one per table) and who waits for it: (id, reply).
+        self._hint_task: asyncio.Task[None] | None = None
+        self._hint_ask: HintAsk | None = None
+        self._hint_waiting: list[tuple[Any, Reply]] = []
         self._last_change = time.monotonic()
         self.idle_since = time.monotonic()
         #: When (wall clock) the last connection closed; None: none since the table was loaded.
@@ -131,10 +136,10 @@ class Table:
         stored); commands still queued are refused (``busy``) rather than left waiting."""
         for timer in self._grace.values():
             timer.cancel()
-        for task in (self._bot_task, self._task):
+        for task in (self._bot_task, self._hint_task, self._task):
             if task is not None:
                 task.cancel()
-        for task in (self._bot_task, self._task):
+        for task in (self._bot_task, self._hint_task, self._task):
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
@@ -283,6 +288,8 @@ class Table:
             reply(message)
         if step.chat is not None:
             await self._chat(step.chat, step.id, reply)
+        if step.hint is not None:
+            self._ask_hint(step.hint, step.id, reply)
         if step.proposal is None:
             return
         proposed = self.core.propose(step.proposal, time.time())
@@ -385,6 +392,65 @@ class Table:
             return
         self._deliver(self.core.confirm(commit)[1])
         self._after_change()
+
+    # ------------------------------------------------------------------ hints
+
+    def _ask_hint(self, ask: HintAsk, id: Any, reply: Reply) -> None:
+        # One hint computed at a time per table: asked again for the same seat and seq while
+        # it is computed, the asker waits for the same answer; anything else is told ``busy``.
+        if self._hint_ask is not None:
+            if (self._hint_ask.seat, self._hint_ask.seq) == (ask.seat, ask.seq):
+                self._hint_waiting.append((id, reply))
+            else:
+                reply(reject(id, "busy", "a hint is being worked out at this table; try again in a moment"))
+            return
+        self._hint_ask, self._hint_waiting = ask, [(id, reply)]
+        self._hint_task = asyncio.create_task(self._think_hint(ask))
+
+    async def _think_hint(self, ask: HintAsk) -> None:
+        try:
+            bots = self.services.bots
+            action: str | None = await bots.choose(self.record.game, ask.level, ask.seed, ask.view)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the %s hint failed at seq %d", self.id[:6], ask.level, ask.seq)
+            action = None
+        self.post(self._do_hint_ready, ask, action)
+
+    async def _do_hint_ready(self, ask: HintAsk, action: str | None) -> None:
+        waiting = self._hint_waiting
+        self._hint_task, self._hint_ask, self._hint_waiting = None, None, []
+        if action is None:
+            text = "the hint could not be worked out; try again"
+            for id, reply in waiting:
+                reply(reject(id, "hint_failed", text))
+            return
+        commit = self.core.hint_ready(ask, action)
+        if isinstance(commit, dict):
+            for id, reply in waiting:
+                reply({**commit, "id": id})
+            return
+        try:
+            await self._store_hint(commit)
+        except StorageFailed:
+            text = "the hint could not be stored; nothing was counted, try again"
+            for id, reply in waiting:
+                reply(reject(id, "storage_error", text))
+            return
+        answer = self.core.hint_stored(commit, None)
+        for id, reply in waiting:
+            reply({**answer, "id": id})
+
+    async def _store_hint(self, commit: HintCommit) -> None:
+        # Counted before it is told: a hint seen is a hint the result records.
+        try:
+            await self.services.storage.save_seats(self.id, [commit.record], self.record.status)
+        except Exception as err:
+            log.warning("table %s: a hint could not be stored: %s", self.id[:6], type(err).__name__)
+            if isinstance(err, LeaseLost) and self.services.lost is not None:
+                self.services.lost(self.id)
+            raise StorageFailed from err
 
     # ------------------------------------------------------------------ seats (friends tables)
 

@@ -58,6 +58,7 @@ from bistrot.tablecore.records import (
 from bistrot.wire import (
     BadMessage,
     ack,
+    hint_message,
     last_action,
     parse_client_message,
     pong,
@@ -117,6 +118,29 @@ class Step:
     proposal: Proposal | None = None
     chat: ChatLine | None = None  # a chat message to store (its ``at`` set by the host), then send
     id: Any = None  # the message's id (a refusal of the chat message by the host echoes it)
+    hint: HintAsk | None = None  # a hint to compute (:meth:`TableCore.hint_ready`), store, then send
+
+
+@dataclass(frozen=True)
+class HintAsk:
+    """A seat asks for a hint at ``seq``: what the ``level`` computer player (the game's
+    strongest) seeded with ``seed`` would do from ``view``, that seat's own view, the very one
+    a computer player playing that seat would be given."""
+
+    seat: int
+    seq: int
+    level: str
+    seed: int
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HintCommit:
+    """A computed hint waiting to be stored: the seat's record with one hint more."""
+
+    ask: HintAsk
+    action: str
+    record: SeatRecord
 
 
 @dataclass(frozen=True)
@@ -178,6 +202,9 @@ class TableCore:
             s: OrderedDict() for s in range(self.players)
         }
         self._tokens = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
+        #: The last hint each seat was given: (seq, action); asked again at that seq, it is
+        #: answered from here, neither computed nor counted again (in memory only).
+        self.last_hint: dict[int, tuple[int, str]] = {}
         self.chat: deque[ChatLine] = deque(stored.chat[-chat.KEPT :], maxlen=chat.KEPT)
         self._chat_count = stored.chat[-1].n if stored.chat else 0
 
@@ -315,7 +342,11 @@ class TableCore:
             "bot_delay_ms": r.bot_delay_ms,
             "grace_s": 0 if self.local else r.grace_s,
             "teams": self.entry.teams(self.rules),
+            "hints": self.hints_allowed,
         }
+        used = (r.result or {}).get("hints")
+        if used:
+            info["hints_used"] = used
         if self.local:
             info["local"] = True
         return info
@@ -471,6 +502,8 @@ class TableCore:
             return Step([reject(msg.id, "spectator", "spectators watch; they cannot act")])
         if msg.type == "chat":
             return self._chat(audience, msg.id, msg.text or "")
+        if msg.type == "hint":
+            return self.ask_hint(audience, msg.id)
         if msg.seat is not None and msg.seat != audience:
             text = f"this connection holds seat {audience}, not seat {msg.seat}"
             return Step([reject(msg.id, "not_your_seat", text)])
@@ -532,7 +565,21 @@ class TableCore:
             for i, text in enumerate(texts, 1)
         ]
         over = bool(game.is_over)
-        return Commit(proposal, events, OVER if over else PLAYING, game.summary() if over else None)
+        return Commit(proposal, events, OVER if over else PLAYING, self.result_of(game) if over else None)
+
+    def result_of(self, game: Any) -> dict[str, Any]:
+        """The stored ``result`` of a finished game: its summary and, if any seat asked for
+        hints, how many each did (``"hints": {"0": 3}``, seats as texts: it is stored as JSON).
+
+        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+        >>> plan = plan_table({"game": "oti", "rules": {"players": 2}}, PlanDefaults())
+        >>> core = TableCore(StoredTable(plan.table, [replace(plan.seats[0], hints=2), plan.seats[1]]))
+        >>> core.result_of(core.game)["hints"]
+        {'0': 2}
+        """
+        summary: dict[str, Any] = game.summary()
+        used = {str(s.record.seat): s.record.hints for s in self.seats if s.record.hints}
+        return {**summary, "hints": used} if used else summary
 
     def confirm(self, commit: Commit) -> tuple[dict[str, Any] | None, Out]:
         """The commit is stored: the ``ack`` for the connection that proposed it (None for a
@@ -586,6 +633,82 @@ class TableCore:
         if not legal:
             return None
         return Proposal(turn.seat, action if action in legal else legal[0], COMPUTER)
+
+    # ------------------------------------------------------------------ hints
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether a seat may ask for hints here: only in a game against the computer, never at
+        a friends or hot-seat table nor in a challenge's game (whose results are compared)."""
+        return self.table.mode == "computer" and self.table.challenge is None
+
+    @property
+    def hint_level(self) -> str:
+        """The computer player whose choice a hint is: the game's strongest level."""
+        return self.entry.levels[-1]
+
+    def hint_refusal(self, seat: int, id: Any) -> dict[str, Any] | None:
+        """The ``reject`` of a hint ``seat`` may not have now, or None."""
+        if not self.hints_allowed:
+            text = "hints are for games against the computer only, not friends or challenges"
+            return reject(id, "hints_off", text)
+        if self.status == WAITING:
+            return reject(id, "not_started", "the table has not started: it is waiting for players")
+        if self.status == OVER or self.game.is_over:
+            return reject(id, "game_over", "the game is over")
+        if self.computer_plays(seat) or not self.game.legal_actions(seat):
+            return reject(id, "not_your_turn", "a hint is for your own turn")
+        return None
+
+    def ask_hint(self, seat: int, id: Any) -> Step:
+        """A seat's ``hint`` message: refused (nothing changes), answered at once if this seat
+        was already given the hint of this seq, else the :class:`HintAsk` the host computes
+        (off its loop) and hands to :meth:`hint_ready`.  The seed comes from the table's seed,
+        the seat and the seq, so the same position gets the same hint.
+
+        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+        >>> plan = plan_table({"game": "omi", "seed": 5}, PlanDefaults(bot_delay_ms=0))
+        >>> core = TableCore(StoredTable(plan.table, plan.seats))
+        >>> ask = core.receive(0, '{"type": "hint", "id": 1}').hint
+        >>> ask.seat, ask.seq, ask.level, ask.view == core.view(core.game, 0)
+        (0, 0, 'hard', True)
+        >>> commit = core.hint_ready(ask, "trump H")
+        >>> core.hint_stored(commit, 1), core.seats[0].record.hints
+        ({'type': 'hint', 'id': 1, 'seq': 0, 'action': 'trump H'}, 1)
+        >>> core.receive(0, '{"type": "hint", "id": 2}').replies  # asked again: not counted again
+        [{'type': 'hint', 'id': 2, 'seq': 0, 'action': 'trump H'}]
+        >>> core.receive(1, '{"type": "hint", "id": 3}').replies[0]["code"]
+        'not_your_turn'
+        """
+        refused = self.hint_refusal(seat, id)
+        if refused is not None:
+            return Step([refused])
+        last = self.last_hint.get(seat)
+        if last is not None and last[0] == self.seq:
+            return Step([hint_message(id, self.seq, last[1])])
+        seed = derive(self.table.seed, "hint", seat, self.seq)
+        ask = HintAsk(seat, self.seq, self.hint_level, seed, self.view(self.game, seat))
+        return Step(id=id, hint=ask)
+
+    def hint_ready(self, ask: HintAsk, action: str) -> HintCommit | dict[str, Any]:
+        """The hint for ``ask`` is computed: the seat's record counting it, for the host to
+        store before it sends the hint (:meth:`hint_stored`); or, if the table moved on
+        meanwhile, the refusal ``hint_stale`` (its ``id`` for the host to set).  An illegal
+        choice (a faulty computer player) becomes the first legal action, as for its moves."""
+        if ask.seq != self.seq or self.hint_refusal(ask.seat, None) is not None:
+            return reject(None, "hint_stale", "the game moved on before the hint was ready; ask again")
+        legal = self.game.legal_actions(ask.seat)
+        chosen = action if action in legal else legal[0]
+        record = self.seats[ask.seat].record
+        return HintCommit(ask, chosen, replace(record, hints=record.hints + 1))
+
+    def hint_stored(self, commit: HintCommit, id: Any) -> dict[str, Any]:
+        """The counted hint is stored: it takes effect, and is the answer (to the asking
+        connection only: nobody else ever sees a seat's hint)."""
+        ask = commit.ask
+        self.seats[ask.seat].record = commit.record
+        self.last_hint[ask.seat] = (ask.seq, commit.action)
+        return hint_message(id, ask.seq, commit.action)
 
     # ------------------------------------------------------------------ seats (friends tables)
 

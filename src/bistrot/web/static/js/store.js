@@ -55,3 +55,12 @@ export function pruneTables(maxAgeMs = 30 * 24 * 3600 * 1000) {
     }
   } catch { /* ignore */ }
 }
+
+/** Whether hints are switched on (js/table/hints.js): off until the player turns them on. */
+export function hintsOn() {
+  try { return localStorage.getItem("bistrot.hints") === "on"; } catch { return false; }
+}
+
+export function setHints(on) {
+  try { localStorage.setItem("bistrot.hints", on ? "on" : "off"); } catch { /* ignore */ }
+}

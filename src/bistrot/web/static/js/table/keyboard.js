@@ -1,5 +1,5 @@
 // Playing with the keyboard: arrows move between the cards that may be played, 1–9 plays the
-// n-th, M switches the sound, Esc closes a panel; the game's own letters (a suit, pick up, the
+// n-th, M switches the sound, ? asks for a hint (where hints are on), Esc closes a panel; the game's own letters (a suit, pick up, the
 // last trick...) come from its renderer (games/index.js: keys and panels).
 import { $$ } from "../dom.js";
 import { soundOn, setSound } from "../sound.js";
@@ -28,6 +28,11 @@ export function tableKeys(root, T) {
     }
     const lower = key.toLowerCase();
     if (lower === "m") { setSound(!soundOn()); T.render(); return; }
+    if (key === "?") {
+      const ask = root.querySelector('[data-action="hint"]:not([disabled])');
+      if (ask) { ask.click(); event.preventDefault(); }
+      return;
+    }
     const game = S.shown?.view?.game;
     if (!game) return;
     const renderer = rendererFor(game);

@@ -11,6 +11,7 @@ import { rematch, challenge, startNow, loadComparison } from "./requests.js";
 import { shareUrl } from "../sharing.js";
 import { chatPanel, hasChat } from "./chat.js";
 import { lobbySeats, isCreator } from "./lobby.js";
+import { hintsUsed, hintsOffered } from "./hints.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -28,7 +29,8 @@ export function panel(T, view, ctx) {
   const close = () => { S.panel = null; T.render(); };
   const renderer = rendererFor(view.game);
   if (S.panel === "help") {
-    return dialog(t("help.title"), h("ul", { class: "help" }, renderer.helpKeys.map((k) => h("li", {}, t(k)))), close);
+    const keys = [...renderer.helpKeys, ...(hintsOffered(T, view) ? ["help.keys_hint"] : [])];
+    return dialog(t("help.title"), h("ul", { class: "help" }, keys.map((k) => h("li", {}, t(k)))), close);
   }
   if (S.panel === "chat") return dialog(t("chat.title"), chatPanel(T, ctx), close, "chat-overlay");
   const own = renderer.panels.find((p) => p.id === S.panel);
@@ -63,6 +65,7 @@ export function overScreen(T, view, ctx) {
   const seated = held.seats?.length > 0;
   const body = h("div", { class: "over" },
     detail,
+    hintsUsed(view, ctx),
     view.deal_code && h("p", { class: "deal-code" }, t("over.deal_code"), " ", h("code", {}, view.deal_code)),
     h("div", { class: "over-actions" },
       seated && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },

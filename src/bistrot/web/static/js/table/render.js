@@ -8,6 +8,7 @@ import { soundOn, setSound } from "../sound.js";
 import { rendererFor } from "../games/index.js";
 import { panel, waitingRoom, overScreen, passScreen, summaryBox } from "./overlays.js";
 import { chatButton } from "./chat.js";
+import { hintsSwitch, hintBar } from "./hints.js";
 
 /** A seat's name: the one typed on this device (hot seat), the server's, or a plain one. */
 export function nameOf(T, view, seat) {
@@ -73,6 +74,7 @@ function topbar(T, view) {
     panels.map((p) => h("button", { type: "button", class: "icon-btn", dataset: { action: p.action },
       onclick: () => T.openPanel(p.id), title: t(p.title) + (p.key ? ` (${p.key.toUpperCase()})` : "") }, t(p.title))),
     chatButton(T),
+    hintsSwitch(T, view),
     view?.is_over && S.overClosed && h("button", { type: "button", class: "icon-btn", onclick: () => { S.overClosed = false; T.render(); } },
       t("over.result")),
     soundButton(T),
@@ -100,8 +102,10 @@ export function renderTable(root, T) {
     return;
   }
   const c = tableContext(T);
+  const felt = [rendererFor(view.game).table(view, c)].flat();
   nodes.push(h("div", { class: ["table-wrap", `game-${view.game}`] },
-    rendererFor(view.game).table(view, c),
+    felt,
+    hintBar(T, view, felt),  // (marks the hinted card in the felt before it is patched in)
     h("p", { class: "action-log", role: "log", "aria-live": "polite", dataset: { testid: "log" } }, S.log)));
   if (S.passTo !== null) nodes.push(passScreen(T, c));
   else if (view.table?.status === "waiting") nodes.push(waitingRoom(T, view, c));

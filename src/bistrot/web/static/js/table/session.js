@@ -81,6 +81,11 @@ export function openSession(T, { describe }) {
       if (hotseat) checkPass();
     } else if (msg.type === "chat") {
       chatReceived(T, msg);
+    } else if (msg.type === "hint") {
+      if (S.hintAsk?.id !== msg.id) return;
+      S.hintAsk = null;
+      S.hint = { seq: msg.seq, action: msg.action };
+      render();
     } else if (msg.type === "ack") {
       // Stored; the page stays busy until the state of that seq is on screen, so the old view's
       // buttons never come back to life in between.
@@ -97,6 +102,12 @@ export function openSession(T, { describe }) {
         return;
       }
       if ((msg.id === null || msg.id === undefined) && RETRIED.includes(msg.code)) return;
+      if (S.hintAsk && S.hintAsk.id === msg.id) {  // a hint refused: nothing else changes
+        S.hintAsk = null;
+        toast(text, "error", 5000);
+        render();
+        return;
+      }
       if (S.pending && S.pending.id === msg.id) S.pending = null;
       T.resetUi();
       toast(text, "error", 5000);
@@ -241,6 +252,20 @@ export function openSession(T, { describe }) {
       return;
     }
     S.pending = { id, action, seat, msg };
+    render();
+  };
+
+  /** Ask the table for a hint for the seat on screen (js/table/hints.js shows the answer). */
+  T.askHint = () => {
+    if (S.hintAsk || S.pending) return;
+    const conn = S.conns.get(S.showSeat);
+    S.counter += 1;
+    const id = `hint-${Date.now().toString(36)}-${S.counter}`;
+    if (!conn || !conn.send({ type: "hint", id })) {
+      toast(t("conn.not_sent"), "error");
+      return;
+    }
+    S.hintAsk = { id };
     render();
   };
 

@@ -19,6 +19,7 @@ export function tableState(tableId, held, nav) {
     pending: null, ui: { selected: new Set(), swapPick: null },
     panel: null, summary: null, overClosed: false, challenge: null, comparison: null,
     error: null, lost: false, log: "", destroyed: false, counter: 0, timers: new Set(),
+    hint: null, hintAsk: null,  // the hint shown ({seq, action}), the hint asked ({id}) not yet answered
   };
   const T = {
     tableId, held, nav, seats, hotseat, S,
@@ -36,6 +37,7 @@ export function tableState(tableId, held, nav) {
     // Filled in by openTable (js/table.js) with the parts' functions.
     render: () => {},
     act: () => {},
+    askHint: () => {},
     takeOver: () => {},
     openPanel: () => {},
   };
