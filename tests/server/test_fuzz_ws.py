@@ -58,6 +58,7 @@ from server_harness import (
 from websockets.exceptions import ConnectionClosed
 
 from bistrot import games as registry
+from bistrot.wire import CLIENT_TYPES
 
 Message = dict[str, Any]
 T = TypeVar("T")
@@ -434,11 +435,26 @@ class Protocol(RuleBasedStateMachine):
         """Any JSON object whose type is none of act, ping, sync (or missing)."""
         conn = choose(self.live, pick)
         message = {**rest, "type": kind} if kind is not None else rest
-        if message.get("type") in ("act", "ping", "sync"):
+        if message.get("type") in CLIENT_TYPES:
             message["type"] = "dance"
         _, answers = self.exchange(conn, json.dumps(message))
         assert [(a["type"], a["code"]) for a in answers] == [("reject", "unknown_type")], answers
         assert answers[0]["id"] in (None, message.get("id")), answers
+
+    @rule(pick=PICK, message_id=IDS, rest=OTHER_FIELDS)
+    def hint(self, pick: int, message_id: Any, rest: dict[str, Any]) -> None:
+        """A hint asked at a table that gives none (hot seat, friends): one refusal, nothing
+        changed, no action or card in it."""
+        conn = choose(self.live, pick)
+        before = self.known_seq()
+        message = {**rest, "type": "hint"}
+        if message_id is not None:
+            message["id"] = message_id
+        window, answers = self.exchange(conn, json.dumps(message))
+        assert len(answers) == 1 and answers[0]["type"] == "reject", answers
+        expected = {"bad_id", "spectator" if conn.audience is None else "hints_off"}
+        assert answers[0]["code"] in expected and "action" not in answers[0], answers
+        assert all(m["seq"] <= before for m in window if m["type"] == "state"), window
 
     @rule(pick=PICK, message_id=IDS)
     def ping(self, pick: int, message_id: Any) -> None:
