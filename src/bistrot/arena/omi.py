@@ -15,10 +15,25 @@ seats both times, so the luck of the deal cancels.
   target; the next match starts with the next deal.  Matches still open after the last deal are
   dropped.  The rate is the share of finished matches, over both seatings, won by the first bot.
 * **Think time**: wall time of each ``act`` call, per bot, in milliseconds.
+* **Double-dummy loss** (``dd``; by default where DDS is installed, :func:`measure_dd_by_default`):
+  each bot's mean tricks lost per card chosen among two or more legal cards, against the best
+  card with every hand open (:func:`bistrot.analysis.omi.judge_dd`), and per trump choice
+  (:func:`trump_tricks`: the chooser's side's tricks, double dummy with the chooser leading, of
+  the best suit minus those of the chosen suit, on the whole deal as dealt).
 
->>> result = run_arena(["medium", "easy"], deals=4, seed=7)
+With ``run_matches`` each **match** of a run is played whole, twice (seatings A and B, the same
+deals since the engine deals them from the match's seed): score, carry and kapothi are live and
+the bots see them.  It reports the matches each bot won, tokens per deal and the same
+double-dummy losses.
+
+>>> result = run_arena(["medium", "easy"], deals=4, seed=7, dd=True)
 >>> result["bots"], result["deals"], len(result["per_deal"])
 (['medium', 'easy'], 4, 4)
+>>> sorted(result["dd_cards"]) == ["easy", "medium"] and result["dd_trumps"]["medium"] == 4
+True
+>>> match = run_matches(["medium", "easy"], matches=1, seed=7, rules=OmiRules(target=3), dd=False)
+>>> match["matches"], sum(match["match_wins"].values())
+(2, 2)
 """
 
 from __future__ import annotations
@@ -28,19 +43,24 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from bistrot import bots
+from bistrot.analysis.omi import judge_dd, side_tricks
 from bistrot.arena.progress import progress_bar
-from bistrot.arena.stats import mean_ci95, median_max_ms, wilson_ci95
+from bistrot.arena.stats import mean_ci95, median_max_ms, ratio_ci95, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
 from bistrot.games import GameEntry
 from bistrot.omi import OmiGame, OmiRules
+from bistrot.omi.dd import Position, available_solvers
 from bistrot.seeding import derive
 
 SEATINGS = 2  # A: first bot in seats 0 and 2; B: first bot in seats 1 and 3.
+#: The solver of the double-dummy measures: DDS where installed, else the built-in one.
+DD_SOLVER = "auto"
 
 
 @dataclass(frozen=True)
@@ -58,17 +78,74 @@ class HandResult:
 
 
 @dataclass
+class Tally:
+    """What each bot (by name) did in some plays: think times (s), and the tricks lost double
+    dummy by each card chosen among two or more legal cards and by each trump choice."""
+
+    think: dict[str, list[float]] = field(default_factory=dict)
+    dd_cards: dict[str, list[int]] = field(default_factory=dict)
+    dd_trumps: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> Tally:
+        """An empty tally for the bots ``names``."""
+        names = list(names)
+        return cls({n: [] for n in names}, {n: [] for n in names}, {n: [] for n in names})
+
+    def add(self, other: Tally) -> None:
+        """Add ``other``'s values to this tally's."""
+        for name, times in other.think.items():
+            self.think.setdefault(name, []).extend(times)
+        for mine, theirs in ((self.dd_cards, other.dd_cards), (self.dd_trumps, other.dd_trumps)):
+            for name, losses in theirs.items():
+                mine.setdefault(name, []).extend(losses)
+
+
+@dataclass
 class DealResult:
-    """Both plays of one deal and the think times of each bot (seconds)."""
+    """Both plays of one deal and the think times of each bot (seconds); ``dd_cards`` and
+    ``dd_trumps`` the bots' double-dummy losses (see :class:`Tally`), empty when not measured."""
 
     index: int
     plays: tuple[HandResult, HandResult]
     think: dict[str, list[float]] = field(default_factory=dict)
+    dd_cards: dict[str, list[int]] = field(default_factory=dict)
+    dd_trumps: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def token_diff(self) -> int:
         """First bot's tokens minus the second's, over both plays."""
         return sum(p.first - p.second for p in self.plays)
+
+
+@dataclass(frozen=True)
+class MatchPlay:
+    """One play of a whole match, from the first bot's point of view: the tokens of each side at
+    the end, the deals (hands) played, whether the first bot's side won."""
+
+    first: int
+    second: int
+    deals: int
+    first_won: bool
+
+
+@dataclass
+class MatchResult:
+    """Both plays of one match (seatings A and B) and the bots' tally."""
+
+    index: int
+    plays: tuple[MatchPlay, MatchPlay]
+    tally: Tally
+
+    @property
+    def token_diff(self) -> int:
+        """First bot's tokens minus the second's, over both plays."""
+        return sum(p.first - p.second for p in self.plays)
+
+    @property
+    def deals(self) -> int:
+        """Deals played, over both plays."""
+        return sum(p.deals for p in self.plays)
 
 
 @dataclass(frozen=True)
@@ -80,58 +157,137 @@ class BotSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+def measure_dd_by_default() -> bool:
+    """Whether runs measure the double-dummy losses unless told: where DDS is installed, which
+    judges a hand in about 10 ms; the built-in solver takes about 0.5 s a hand, as long as the
+    hard bot's own play."""
+    return "dds" in available_solvers()
+
+
 def deal_seed(seed: int, index: int) -> int:
     """The seed of deal ``index`` of a run seeded with ``seed``."""
     return derive(seed, "arena-omi", index)
 
 
-def play_hand(
-    rules: OmiRules, seed: int, index: int, seating: int, specs: Sequence[BotSpec],
-    bot_factory: Callable[..., Any] = bots.make_bot,
-) -> tuple[HandResult, dict[str, list[float]]]:
-    """Play deal ``index`` once in ``seating`` (0 = A, 1 = B) and return its result and times."""
-    n = rules.players
-    game = OmiGame(rules, deal_seed(seed, index), first_dealer=(n - 1 + index) % n)
-    first_side = seating
-    players: dict[int, tuple[str, Any]] = {}
-    for seat in range(n):
-        spec = specs[0] if rules.side_of(seat) == first_side else specs[1]
-        players[seat] = (spec.name, bot_factory(
-            "omi", spec.level, seed=derive(seed, "arena-bot", index, seating, seat), **spec.options))
-    think: dict[str, list[float]] = {spec.name: [] for spec in specs}
-    while not game.results:
-        mover = game.to_move
-        assert mover is not None  # a hand is played in turn until its result
-        seat = mover
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of a ``--matches`` run (the engine deals each hand from it)."""
+    return derive(seed, "arena-omi-match", index)
+
+
+def trump_tricks(game: OmiGame, solver: str = DD_SOLVER) -> dict[str, int]:
+    """At a trump choice: for each suit, the tricks the chooser's side takes with that suit as
+    trump, all eight cards of every hand open, the chooser leading, best play by all.
+
+    One double-dummy solve per suit.  A suit that would make the engine deal again
+    (``redeal_few_trumps``) is left out: no hand is played with it on this deal.  This sees
+    every hand: for measures, never for a bot.
+
+    >>> game = OmiGame.from_deal(OmiRules(), ["AS KS QS JS TS 9S 8S 7S".split(),
+    ...     "AH KH QH JH TH 9H 8H 7H".split(), "AD KD QD JD TD 9D 8D 7D".split(),
+    ...     "AC KC QC JC TC 9C 8C 7C".split()])
+    >>> trump_tricks(game)   # the opponents ruff the first spade with hearts or clubs
+    {'trump S': 8, 'trump H': 0, 'trump D': 8, 'trump C': 0}
+    """
+    values = {}
+    for action in game.legal_actions():
+        trial = game.copy()
+        trial.apply(action)
+        if trial.phase == "play":
+            values[action] = side_tricks(Position.from_game(trial), solver)
+    return values
+
+
+def play_out(
+    game: OmiGame, players: Mapping[int, tuple[str, Any]], done: Callable[[OmiGame], bool],
+    dd: bool = True,
+) -> Tally:
+    """Let ``players[seat] = (name, bot)`` play ``game`` until ``done(game)``; the bots' tally.
+
+    With ``dd`` each card chosen among two or more legal cards and each trump choice that is
+    played (not dealt again) is judged double dummy, outside the think time.
+    """
+    tally = Tally.of(name for name, _ in players.values())
+    while not done(game):
+        seat = game.to_move
+        assert seat is not None  # a match is played in turn until it is over
         name, bot = players[seat]
         view = game.view(seat)
         start = time.perf_counter()
         action = bot.act(view)
-        think[name].append(time.perf_counter() - start)
+        tally.think[name].append(time.perf_counter() - start)
+        suits = trump_tricks(game) if dd and game.phase == "trump" else None
+        if dd and action.startswith("play ") and game.legal_cards().bit_count() >= 2:
+            tally.dd_cards[name].append(judge_dd(Position.from_game(game), action, DD_SOLVER)[2])
         game.apply(action, seat=seat)
+        if suits and action in suits:  # else the deal is dealt again: no hand with this trump
+            tally.dd_trumps[name].append(max(suits.values()) - suits[action])
+    return tally
+
+
+def seat_players(
+    rules: OmiRules, specs: Sequence[BotSpec], seating: int, seed_labels: Sequence[object], seed: int,
+    bot_factory: Callable[..., Any] = bots.make_bot,
+) -> dict[int, tuple[str, Any]]:
+    """The named bots of each seat in ``seating`` (0 = A: the first bot in seats 0 and 2), each
+    seeded from ``seed``, ``seed_labels`` and its seat."""
+    players: dict[int, tuple[str, Any]] = {}
+    for seat in range(rules.players):
+        spec = specs[0] if rules.side_of(seat) == seating else specs[1]
+        players[seat] = (spec.name, bot_factory(
+            "omi", spec.level, seed=derive(seed, *seed_labels, seating, seat), **spec.options))
+    return players
+
+
+def play_hand(
+    rules: OmiRules, seed: int, index: int, seating: int, specs: Sequence[BotSpec],
+    bot_factory: Callable[..., Any] = bots.make_bot, dd: bool = False,
+) -> tuple[HandResult, Tally]:
+    """Play deal ``index`` once in ``seating`` (0 = A, 1 = B) and return its result and tally."""
+    n = rules.players
+    game = OmiGame(rules, deal_seed(seed, index), first_dealer=(n - 1 + index) % n)
+    first_side = seating
+    players = seat_players(rules, specs, seating, ("arena-bot", index), seed, bot_factory)
+    tally = play_out(game, players, lambda g: bool(g.results), dd)
     result = game.results[0]
     side, tokens = result["side"], result["tokens"]
     wins_match = bool(result["kapothi"]) and rules.kapothi == "wins_match"
     if side is None:
-        return HandResult(0, 0, tie=True), think
+        return HandResult(0, 0, tie=True), tally
     first = tokens if side == first_side else 0
     second = tokens if side != first_side else 0
-    return HandResult(first, second, match_over=wins_match), think
+    return HandResult(first, second, match_over=wins_match), tally
 
 
 def play_deal(
     rules: OmiRules, seed: int, index: int, specs: Sequence[BotSpec],
-    bot_factory: Callable[..., Any] = bots.make_bot,
+    bot_factory: Callable[..., Any] = bots.make_bot, dd: bool = False,
 ) -> DealResult:
     """Play deal ``index`` in both seatings."""
     plays = []
-    think: dict[str, list[float]] = {spec.name: [] for spec in specs}
+    tally = Tally.of(spec.name for spec in specs)
     for seating in range(SEATINGS):
-        hand, times = play_hand(rules, seed, index, seating, specs, bot_factory)
+        hand, more = play_hand(rules, seed, index, seating, specs, bot_factory, dd)
         plays.append(hand)
-        for name, values in times.items():
-            think[name].extend(values)
-    return DealResult(index, (plays[0], plays[1]), think)
+        tally.add(more)
+    return DealResult(index, (plays[0], plays[1]), tally.think, tally.dd_cards, tally.dd_trumps)
+
+
+def play_match(
+    rules: OmiRules, seed: int, index: int, specs: Sequence[BotSpec],
+    bot_factory: Callable[..., Any] = bots.make_bot, dd: bool = False,
+) -> MatchResult:
+    """Play match ``index`` whole in both seatings: the same deals (from :func:`match_seed`), the
+    first dealer turning round the table from match to match."""
+    n = rules.players
+    plays = []
+    tally = Tally.of(spec.name for spec in specs)
+    for seating in range(SEATINGS):
+        game = OmiGame(rules, match_seed(seed, index), first_dealer=(n - 1 + index) % n)
+        players = seat_players(rules, specs, seating, ("arena-match-bot", index), seed, bot_factory)
+        tally.add(play_out(game, players, lambda g: g.is_over, dd))
+        plays.append(MatchPlay(game.tokens[seating], game.tokens[1 - seating], len(game.results),
+                               game.winner == seating))
+    return MatchResult(index, (plays[0], plays[1]), tally)
 
 
 def chain_matches(hands: Iterable[HandResult], target: int) -> list[bool]:
@@ -160,6 +316,22 @@ def chain_matches(hands: Iterable[HandResult], target: int) -> list[bool]:
     return won
 
 
+def dd_report(names: Sequence[str], tally: Tally) -> dict[str, Any]:
+    """The double-dummy part of a report: each bot's mean loss per card and per trump choice
+    (None when it made no such decision, or nothing was measured) and the counts.
+
+    >>> dd_report(["a", "b"], Tally({}, {"a": [0, 1, 0, 3]}, {"a": [2], "b": []}))["dd_loss"]
+    {'a': 1.0, 'b': None}
+    """
+    report: dict[str, Any] = {}
+    for key, count, losses in (("dd_loss", "dd_cards", tally.dd_cards),
+                               ("trump_dd_loss", "dd_trumps", tally.dd_trumps)):
+        values = {name: losses.get(name, []) for name in names}
+        report[key] = {name: sum(v) / len(v) if v else None for name, v in values.items()}
+        report[count] = {name: len(v) for name, v in values.items()}
+    return report
+
+
 def summarise(specs: Sequence[BotSpec], results: Sequence[DealResult], target: int) -> dict[str, Any]:
     """The report of a run (the ``--json`` object plus ``per_deal`` and match counts)."""
     ordered = sorted(results, key=lambda r: r.index)
@@ -170,26 +342,92 @@ def summarise(specs: Sequence[BotSpec], results: Sequence[DealResult], target: i
         matches.extend(chain_matches((r.plays[seating] for r in ordered), target))
     wins = sum(matches)
     rate = wins / len(matches) if matches else None
-    times: dict[str, list[float]] = {spec.name: [] for spec in specs}
+    names = [spec.name for spec in specs]
+    tally = Tally.of(names)
     for r in ordered:
-        for name, values in r.think.items():
-            times[name].extend(values)
+        tally.add(Tally(r.think, r.dd_cards, r.dd_trumps))
     return {
-        "bots": [spec.name for spec in specs],
+        "mode": "deals",
+        "bots": names,
         "deals": len(ordered),
         "token_diff": {"mean": summary.mean, "ci95": list(summary.ci95)},
         "match_win_rate": rate,
         "matches": len(matches),
         "match_win_ci95": list(wilson_ci95(wins, len(matches))) if matches else None,
-        "think_ms": {name: median_max_ms(values) for name, values in times.items()},
-        "decisions": {name: len(values) for name, values in times.items()},
+        "think_ms": {name: median_max_ms(values) for name, values in tally.think.items()},
+        "decisions": {name: len(values) for name, values in tally.think.items()},
+        **dd_report(names, tally),
         "per_deal": diffs,
     }
 
 
-def _play_chunk(args: tuple[OmiRules, int, list[int], list[BotSpec]]) -> list[DealResult]:
-    rules, seed, indices, specs = args
-    return [play_deal(rules, seed, i, specs) for i in indices]
+def summarise_matches(specs: Sequence[BotSpec], results: Sequence[MatchResult]) -> dict[str, Any]:
+    """The report of a ``--matches`` run: matches won by each bot (and the first bot's rate with
+    its Wilson interval), tokens per deal played, the first bot's token difference per deal (as
+    in :func:`summarise`, both plays' sum: a match pair's difference over half its deals, a
+    ratio over the match pairs with its interval), think times and double-dummy losses."""
+    ordered = sorted(results, key=lambda r: r.index)
+    first, second = names = [spec.name for spec in specs]
+    plays = [play for r in ordered for play in r.plays]
+    wins = sum(p.first_won for p in plays)
+    deals = sum(p.deals for p in plays)
+    diff = ratio_ci95([r.token_diff for r in ordered], [r.deals / SEATINGS for r in ordered])
+    tally = Tally.of(names)
+    for r in ordered:
+        tally.add(r.tally)
+    return {
+        "mode": "matches",
+        "bots": names,
+        "matches": len(plays),
+        "deals": deals,
+        "deals_per_match": deals / len(plays),
+        "match_wins": {first: wins, second: len(plays) - wins},
+        "match_win_rate": wins / len(plays),
+        "match_win_ci95": list(wilson_ci95(wins, len(plays))),
+        "tokens_per_deal": {first: sum(p.first for p in plays) / deals,
+                            second: sum(p.second for p in plays) / deals},
+        "token_diff": {"mean": diff.mean, "ci95": list(diff.ci95)},
+        "think_ms": {name: median_max_ms(values) for name, values in tally.think.items()},
+        "decisions": {name: len(values) for name, values in tally.think.items()},
+        **dd_report(names, tally),
+        "per_match": [[r.token_diff, r.deals] for r in ordered],
+    }
+
+
+def _play_chunk(args: tuple[str, OmiRules, int, list[int], list[BotSpec], bool]) -> list[Any]:
+    mode, rules, seed, indices, specs, dd = args
+    play = play_match if mode == "matches" else play_deal
+    return [play(rules, seed, i, specs, dd=dd) for i in indices]
+
+
+def _specs(levels: Sequence[str], rules: OmiRules, count: int, what: str,
+           options: Mapping[str, Mapping[str, Any]] | None) -> list[BotSpec]:
+    if rules.players != 4:
+        raise ValueError("the duplicate arena plays 4-player Omi (two partnerships)")
+    if len(levels) != 2:
+        raise ValueError(f"the arena plays two bots against each other, not {len(levels)}")
+    if count < 1:
+        raise ValueError(f"play at least one {what}")
+    options = options or {}
+    names = list(levels) if levels[0] != levels[1] else [levels[0], levels[1] + "#2"]
+    return [BotSpec(level, name, dict(options.get(level, {})))
+            for level, name in zip(levels, names, strict=True)]
+
+
+def _play_all(mode: str, rules: OmiRules, seed: int, count: int, specs: list[BotSpec], dd: bool,
+              workers: int, progress: Callable[[int], None] | None) -> list[Any]:
+    """Play deals or matches ``0 .. count - 1`` (in chunks over ``workers`` processes)."""
+    results: list[Any] = []
+    chunk = 1 if workers <= 1 else 2
+    tasks = [(mode, rules, seed, list(range(i, min(i + chunk, count))), specs, dd)
+             for i in range(0, count, chunk)]
+    with ExitStack() as stack:
+        mapper = map if workers <= 1 else stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map
+        for done in mapper(_play_chunk, tasks):
+            results.extend(done)
+            if progress:
+                progress(len(results))
+    return results
 
 
 def run_arena(
@@ -200,53 +438,72 @@ def run_arena(
     rules: OmiRules | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int], None] | None = None,
+    dd: bool | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between ``levels[0]`` and ``levels[1]`` and summarise.
 
     ``options[level]`` are keyword options for that level's bots (e.g. ``{"hard": {"budget":
-    0.2}}``); ``progress(k)`` is called as each deal finishes with the number done so far.
+    0.2}}``); ``progress(k)`` is called as each deal finishes with the number done so far;
+    ``dd`` measures the double-dummy losses (None: :func:`measure_dd_by_default`).
     """
     rules = rules or OmiRules()
-    if rules.players != 4:
-        raise ValueError("the duplicate arena plays 4-player Omi (two partnerships)")
-    if len(levels) != 2:
-        raise ValueError(f"the arena plays two bots against each other, not {len(levels)}")
-    if deals < 1:
-        raise ValueError("play at least one deal")
-    options = options or {}
-    names = list(levels) if levels[0] != levels[1] else [levels[0], levels[1] + "#2"]
-    specs = [BotSpec(level, name, dict(options.get(level, {})))
-             for level, name in zip(levels, names, strict=True)]
-    results: list[DealResult] = []
-    if workers <= 1:
-        for i in range(deals):
-            results.append(play_deal(rules, seed, i, specs))
-            if progress:
-                progress(len(results))
-    else:
-        chunk = 2
-        tasks = [(rules, seed, list(range(i, min(i + chunk, deals))), specs) for i in range(0, deals, chunk)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(_play_chunk, tasks):
-                results.extend(done)
-                if progress:
-                    progress(len(results))
+    specs = _specs(levels, rules, deals, "deal", options)
+    dd = measure_dd_by_default() if dd is None else dd
+    results = _play_all("deals", rules, seed, deals, specs, dd, workers, progress)
     return summarise(specs, results, rules.target)
 
 
+def run_matches(
+    levels: Sequence[str],
+    matches: int,
+    seed: int = 0,
+    workers: int = 1,
+    rules: OmiRules | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    progress: Callable[[int], None] | None = None,
+    dd: bool | None = None,
+) -> dict[str, Any]:
+    """Play ``matches`` whole matches to ``rules.target``, each twice with the sides swapped,
+    between ``levels[0]`` and ``levels[1]`` and summarise (:func:`summarise_matches`); the
+    other arguments as for :func:`run_arena` (``progress`` counts matches)."""
+    rules = rules or OmiRules()
+    specs = _specs(levels, rules, matches, "match", options)
+    dd = measure_dd_by_default() if dd is None else dd
+    results = _play_all("matches", rules, seed, matches, specs, dd, workers, progress)
+    return summarise_matches(specs, results)
+
+
 # ----------------------------------------------------------------------------- command line
+
+#: The ``--json`` report's keys in each mode (``per_deal`` and ``per_match`` are left out).
+JSON_KEYS = {
+    "deals": ("mode", "bots", "deals", "token_diff", "match_win_rate", "matches", "think_ms",
+              "dd_loss", "dd_cards", "trump_dd_loss", "dd_trumps"),
+    "matches": ("mode", "bots", "matches", "deals", "deals_per_match", "match_wins", "match_win_rate",
+                "match_win_ci95", "tokens_per_deal", "token_diff", "think_ms",
+                "dd_loss", "dd_cards", "trump_dd_loss", "dd_trumps"),
+}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], entry: GameEntry) -> None:
     """Add ``bistrot arena <entry.name>`` (``omi``)."""
     parser = subparsers.add_parser(
         entry.name, help=f"duplicate {entry.title} between two bot levels",
-        description="Play each deal twice with the seats swapped, then report the token "
-        "difference, the match win rate and think times of the first bot against the second.",
+        description="Play each deal (or, with --matches, each whole match) twice with the seats "
+        "swapped, then report the token difference, the match win rate, each bot's double-dummy "
+        "loss per card and per trump choice, and think times of the first bot against the second.",
     )
     parser.add_argument("--bots", default="medium,easy", help="two levels, e.g. hard,medium")
-    parser.add_argument("--deals", type=int, default=100, help="number of deals (each played twice)")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="number of fresh-hand deals, each played twice (default 100)")
+    parser.add_argument("--matches", type=int, default=None,
+                        help="play this many whole matches instead (score, carry and kapothi live), "
+                        "each twice")
     parser.add_argument("--target", type=int, default=10, help="tokens of a match (default 10)")
+    parser.add_argument("--dd-loss", action=argparse.BooleanOptionalAction, default=None,
+                        help="measure each bot's double-dummy loss per card and per trump choice "
+                        "(default: on where DDS is installed, about 10 ms a hand; the built-in "
+                        "solver takes about 0.5 s a hand)")
     add_arena_arguments(
         parser,
         option_example="--option hard.budget=0.2 --option hard.samples=40",
@@ -261,41 +518,45 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         for level in levels:
             if level not in entry.levels:
                 raise ValueError(f"no {entry.title} level {level!r}; levels: {', '.join(entry.levels)}")
+        if args.matches is not None and args.deals is not None:
+            raise ValueError("give --deals (fresh hands) or --matches (whole matches), not both")
         rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule, OmiRules)})
         options = parse_bot_options(args.option)
+        mode = "deals" if args.matches is None else "matches"
+        count = args.matches if mode == "matches" else args.deals if args.deals is not None else 100
+        run = run_matches if mode == "matches" else run_arena
         if args.json:
-            result = run_arena(levels, args.deals, args.seed, args.workers, rules, options)
+            result = run(levels, count, args.seed, args.workers, rules, options, dd=args.dd_loss)
         else:
-            result = _run_with_progress(levels, args, rules, options)
+            with progress_bar(f"{levels[0]} vs {levels[1]}", count, mode) as progress:
+                result = run(levels, count, args.seed, args.workers, rules, options, progress, args.dd_loss)
     except ValueError as err:
         raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
     if args.json:
-        report = {k: result[k] for k in ("bots", "deals", "token_diff", "match_win_rate", "think_ms")}
-        report["matches"] = result["matches"]
-        print(json.dumps(report))
+        print(json.dumps({k: result[k] for k in JSON_KEYS[mode]}))
     else:
         print_table(result)
     return 0
 
 
-def _run_with_progress(levels: list[str], args: argparse.Namespace, rules: OmiRules,
-                       options: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    with progress_bar(f"{levels[0]} vs {levels[1]}", args.deals, "deals") as progress:
-        return run_arena(levels, args.deals, args.seed, args.workers, rules, options, progress=progress)
-
-
 def print_table(result: Mapping[str, Any]) -> None:
-    """The report as a rich table on standard output."""
+    """The report (of either mode) as a rich table on standard output."""
     from rich.console import Console
     from rich.table import Table
 
     first, second = result["bots"]
     diff = result["token_diff"]
-    table = Table(title=f"Omi duplicate: {first} vs {second}, {result['deals']} deals × 2")
+    matches = result["mode"] == "matches"
+    played = (f"{result['matches'] // 2} matches × 2, {result['deals']} deals" if matches
+              else f"{result['deals']} deals × 2")
+    table = Table(title=f"Omi duplicate: {first} vs {second}, {played}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     low, high = diff["ci95"]
     table.add_row(f"token difference per deal ({first})", f"{diff['mean']:+.3f}  [{low:+.3f}, {high:+.3f}]")
+    if matches:
+        for name, tokens in result["tokens_per_deal"].items():
+            table.add_row(f"tokens per deal {name}", f"{tokens:.3f}")
     rate = result["match_win_rate"]
     if rate is None:
         table.add_row("match win rate", "no match finished")
@@ -303,6 +564,11 @@ def print_table(result: Mapping[str, Any]) -> None:
         lo, hi = result["match_win_ci95"]
         table.add_row(f"match win rate ({first}, {result['matches']} matches)",
                       f"{rate:.1%}  [{lo:.1%}, {hi:.1%}]")
+    for key, count, what in (("dd_loss", "dd_cards", "card"), ("trump_dd_loss", "dd_trumps", "trump choice")):
+        for name, mean in result[key].items():
+            if mean is not None:
+                table.add_row(f"double-dummy loss per {what} {name} ({result[count][name]} {what}s)",
+                              f"{mean:.4f}")
     for name, ms in result["think_ms"].items():
         table.add_row(f"think ms {name} (median / max, {result['decisions'][name]} decisions)",
                       f"{ms['median']:.2f} / {ms['max']:.1f}")

@@ -7,6 +7,9 @@
 [0.657, 0.825]
 >>> wilson_ci95(0, 10)[0], wilson_ci95(10, 10)[1]
 (0.0, 1.0)
+>>> ratio = ratio_ci95([2, 4], [2, 2])   # equal denominators: the mean of 1 and 2 per unit
+>>> round(ratio.mean, 2), [round(x, 3) for x in ratio.ci95]
+(1.5, [-4.853, 7.853])
 """
 
 from __future__ import annotations
@@ -42,6 +45,25 @@ def mean_ci95(values: Sequence[float]) -> MeanCI:
     quantile = _T975.get(n - 1, Z95)
     half = quantile * statistics.stdev(values) / math.sqrt(n)
     return MeanCI(mean, [mean - half, mean + half])
+
+
+def ratio_ci95(numerators: Sequence[float], denominators: Sequence[float]) -> MeanCI:
+    """A ratio of sums ``sum(numerators) / sum(denominators)`` over independent units (e.g. tokens
+    per deal over matches of different lengths) and its 95% interval, by linearisation (the
+    ratio estimator); with equal denominators it is :func:`mean_ci95` of the unit ratios."""
+    m = len(numerators)
+    if m == 0 or m != len(denominators):
+        raise ValueError("a ratio needs as many denominators as numerators, at least one")
+    total = math.fsum(denominators)
+    if total <= 0:
+        raise ValueError("the denominators must add up to more than 0")
+    ratio = math.fsum(numerators) / total
+    if m == 1:
+        return MeanCI(ratio, [ratio, ratio])
+    residuals = [x - ratio * y for x, y in zip(numerators, denominators, strict=True)]
+    spread = math.sqrt(math.fsum(e * e for e in residuals) / (m - 1) / m) / (total / m)
+    half = _T975.get(m - 1, Z95) * spread
+    return MeanCI(ratio, [ratio - half, ratio + half])
 
 
 def wilson_ci95(successes: float, trials: int) -> tuple[float, float]:
