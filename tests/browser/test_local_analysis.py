@@ -17,9 +17,8 @@ import pytest
 from bistrot.analysis import analyze_record, default_samples
 from bistrot.local import ANALYSIS_SEED, ANALYSIS_SOLVER
 
-from .browser_kit import go
 from .oti_driver import play_until_over
-from .test_offline import install, offline_ready  # noqa: F401 (a fixture)
+from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
 
 # Asks the page's worker for the analysis, as the replay page does: every progress message and
 # the answer, in the order they came.
@@ -57,14 +56,7 @@ REFUSED_JS = """async (table) => {
 @pytest.mark.usefixtures("offline_ready")
 def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, pages):
     page = pages.new()
-    install(page, server)
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("[data-testid=offline-note]")
-    go(page, "/play/oti?level=easy&players=2&bot_delay_ms=0")
-    page.wait_for_selector("[data-testid=on-device]", state="attached", timeout=60000)
-    table = page.url.split("/t/")[1]
-    assert table.startswith("local-")
+    table = device_game(page, server, "/play/oti?level=easy&players=2&bot_delay_ms=0")
     page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
     assert page.evaluate(REFUSED_JS, table) == "not_over"  # the cards still hidden stay hidden
     play_until_over(page)

@@ -66,6 +66,20 @@ def install(page, server) -> None:
     cdp.detach()
 
 
+def device_game(page, server, path: str) -> str:
+    """Install the site, go offline and open ``path`` (a /play/ address): a table of this device;
+    its id."""
+    install(page, server)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("[data-testid=offline-note]")
+    go(page, path)
+    page.wait_for_selector("[data-testid=on-device]", state="attached", timeout=60000)
+    table = page.url.split("/t/")[1]
+    assert table.startswith("local-"), table
+    return table
+
+
 def test_offline_after_one_visit_omi_hand_and_oti_hot_seat(server, pages, offline_ready):
     page = pages.new()
     context = page.context

@@ -16,7 +16,7 @@ import pytest
 from . import omi_driver, oti_driver
 from .axe import blocking_violations
 from .browser_kit import go, shot
-from .test_offline import install, offline_ready  # noqa: F401 (a fixture)
+from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
 
 SIZES = [(360, 640), (1280, 800)]
 
@@ -251,14 +251,7 @@ def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
 @pytest.mark.usefixtures("offline_ready")
 def test_a_game_of_this_device_is_listed_and_replayed_offline(server, pages):
     page = pages.new(width=360, height=640, mobile=True)
-    install(page, server)
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("[data-testid=offline-note]")
-    go(page, "/play/omi?level=easy&target=1&bot_delay_ms=0")
-    page.wait_for_selector("[data-testid=on-device]", state="attached", timeout=60000)
-    table = table_id(page)
-    assert table.startswith("local-")
+    table = device_game(page, server, "/play/omi?level=easy&target=1&bot_delay_ms=0")
     omi_driver.wait_for_turn(page, timeout_s=60)
     omi_driver.play_until_over(page)
 
