@@ -1,9 +1,9 @@
 """The ASGI application: ``create_app(settings)`` builds it, with no global state.
 
 >>> app = create_app(Settings(db="unused.db"))  # nothing is opened before the app starts
->>> sorted(route.path for route in app.routes if route.path.startswith("/api/tables"))
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/challenge', \
-'/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
+>>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/analysis', \
+'/api/tables/{table_id}/challenge', '/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
 '/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/replay', \
 '/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
 """
