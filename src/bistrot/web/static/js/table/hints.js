@@ -4,12 +4,14 @@
 // challenge), and only once the player has switched them on (off by default, remembered in this
 // browser: js/store.js). The hint answered is marked on the card, suit or button it names, with
 // a line saying it; it is the table's to count, and the end of the game says who used hints.
-import { h } from "../dom.js";
+import { h, svg } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardPretty } from "../cards.js";
 import { hintsOn, setHints } from "../store.js";
 
 const LINE_ID = "hint-line";
+// A light bulb, drawn (an emoji would need a font the device may lack).
+const BULB = () => svg(`<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M12 2a7 7 0 0 0-4 12.74V17a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1v-2.26A7 7 0 0 0 12 2zm2 11.6V16h-4v-2.4l-.43-.3a5 5 0 1 1 4.86 0zM9 20h6v2H9z"/></svg>`);
 
 /** Whether this page may offer hints at this table: the table allows them and one person holds
  * a seat here (the table refuses them otherwise anyway). */
@@ -19,9 +21,10 @@ export const hintsOffered = (T, view) => !!view?.table?.hints && T.seats.length 
 export function hintsSwitch(T, view) {
   if (!hintsOffered(T, view)) return null;
   const on = hintsOn();
+  // An icon, as the sound's: the top bar stays on one line on a phone.
   return h("button", { type: "button", class: ["icon-btn", "hints-switch", on && "on"], role: "switch",
-    "aria-checked": String(on), dataset: { action: "hints" }, title: t("hint.switch_title"),
-    onclick: () => { setHints(!on); T.render(); } }, t("hint.switch"));
+    "aria-checked": String(on), "aria-label": t("hint.switch"), dataset: { action: "hints" }, title: t("hint.switch_title"),
+    onclick: () => { setHints(!on); T.render(); } }, BULB());
 }
 
 /** The elements of the table's `nodes` that `action` names: its cards, its suit, or its button. */
