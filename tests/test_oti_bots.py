@@ -8,11 +8,13 @@ import random
 import pytest
 
 from bistrot import bots
+from bistrot.cards import bits
 from bistrot.oti import OtiGame, OtiRules
 from bistrot.oti.bots.fastsim import Start
 from bistrot.oti.bots.hard import HardOtiBot, candidates, first_move, playout, settled
 from bistrot.oti.bots.medium import MediumOtiBot
-from bistrot.oti.bots.sampling import determinize, unseen_cards
+from bistrot.oti.bots.sampling import determinize, hand_inference, unseen_cards
+from bistrot.oti.values import RANK_OF
 
 TWO = OtiRules(players=2)
 
@@ -249,3 +251,73 @@ def test_a_spent_time_budget_still_judges_every_candidate_on_one_whole_deal():
     game = position(["3S 4S 6S 7S 9S", "KC QC JC"], draw="2D 2H")
     bot = HardOtiBot(seed=0, time_budget=1e-9)
     assert bot.act(game.view(0)) in game.legal_actions() and bot.last_deals == 1
+
+
+def medium_game(rules: OtiRules, seed: int) -> OtiGame:
+    game = OtiGame.new(rules, seed=seed)
+    medium = MediumOtiBot()
+    for seat in range(rules.players):
+        while not game.ready[seat]:
+            game.apply(medium.act(game.view(seat)), seat=seat)
+    return game
+
+
+def test_hand_inference_reads_what_medium_cannot_hold():
+    def dealt(draw):
+        game = OtiGame.from_deal(TWO, ["3S 4S 6S", "7C 8C 9C"], ["AS KS QS", "AC KC QC"],
+                                 ["JS JH JD", "JC 3C 4C"], draw=draw)
+        for seat in (0, 1):
+            game.apply("ready", seat=seat)
+        game.apply("play 3S")
+        game.apply("play 8C")  # the 8, not the 7: as medium it holds no 3, 4, 6 or 7
+        return game
+
+    no_3_to_7 = sum(1 << v for v in (3, 4, 6, 7))
+    game = dealt(["6H", "4D"])  # each draws a card after playing: that one is free again
+    assert sorted(hand_inference(game.view(0))[1]) == [0, no_3_to_7, no_3_to_7]
+    assert hand_inference(game.view(1))[0] == [0, 0, 0]  # the 3 on nothing: the lowest, no news
+    game = dealt([])
+    assert hand_inference(game.view(0))[1] == [no_3_to_7, no_3_to_7]
+    game.apply("pickup")  # forced: 4S 6S do not go on the 8
+    game.apply("play 7C")  # a 7 it "could not hold": not medium, so no model of it
+    assert hand_inference(game.view(0))[1] == []
+
+
+def test_hand_inference_holds_for_medium_players_and_shapes_the_deals():
+    # Over whole games between medium players, the cards each seat cannot see in another's
+    # hand are (nearly always) of values the inference allows, and determinize deals them so.
+    checked = wrong = 0
+    rng = random.Random(3)
+    for players, seed in [(2, s) for s in range(8)] + [(3, s) for s in range(4)]:
+        game = medium_game(OtiRules(players=players), seed)
+        medium = MediumOtiBot()
+        while not game.is_over:
+            view = game.view(game.to_move)
+            excluded = hand_inference(view)
+            for seat in range(players):
+                true_values = sorted(RANK_OF[c] for c in bits(game.hands[seat] & ~game.known[seat]))
+                if seat == view["seat"] or not excluded[seat]:
+                    continue
+                checked += 1
+                wrong += any(all(no >> v & 1 for no in excluded[seat]) for v in true_values)
+                guess = determinize(view, rng, excluded=excluded)
+                dealt = [RANK_OF[c] for c in bits(guess.hands[seat] & ~guess.known[seat])]
+                allowed = sum(any(not no >> v & 1 for no in excluded[seat]) for v in dealt)
+                assert allowed == len(dealt) or len(unseen_cards(view)) < 20
+            game.apply(medium.act(view))
+    assert checked > 300 and wrong <= checked // 50
+
+
+def test_hard_reads_hands_only_when_told():
+    assert HardOtiBot().infer and not HardOtiBot(infer=0).infer
+    with pytest.raises(ValueError):
+        HardOtiBot(infer="maybe")
+
+
+def test_hand_inference_reads_a_game_the_repetition_rule_stopped():
+    game = medium_game(TWO, 65)
+    medium = MediumOtiBot()
+    while not game.is_over:
+        game.apply(medium.act(game.view(game.to_move)))
+    assert game.end_reason == "repetition"  # the history ends with a stop event (no seat)
+    assert len(hand_inference(game.view(0))) == 2

@@ -1,4 +1,6 @@
-"""Fast playouts for search: the rules and the medium player's rules of thumb on value counts.
+"""Fast playouts for search: the rules and the medium player's rules of thumb on value counts
+(with its play against a next player down to face-up or face-down cards, but not its
+``voluntary_pickup`` habit of picking up a small pile rather than spend a magic card).
 
 Suits never matter in Oti, so a playout keeps, for each player, how many cards of each value
 (2-14) they hold in hand and face up, and lists of values for the face-down cards, the draw pile
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bistrot.oti.bots.policy import BIG_PILE, HIGH, LOW
+from bistrot.oti.bots.policy import BIG_PILE, HIGH, LOW, beats_of
 from bistrot.oti.game import OtiGame
 from bistrot.oti.values import RANK_OF
 
@@ -122,15 +124,25 @@ def _playout(  # one loop on purpose: function calls are what costs in Python
                     kind, rank, count = PLAY, top, missing
             if kind == PICKUP:
                 need = 0 if top in (0, 2, 5) else top
-                for r in _PLAIN_FROM[need]:
-                    if src[r]:
-                        if r >= HIGH and src[5] and any(src[v] for v in _LOW_VALUES):
-                            kind, rank, count = PLAY, 5, 1
-                        else:
-                            have = src[r]
-                            kind, rank, count = PLAY, r, 2 if have == 3 else have
-                        break
+                beats = None if draw else _pressure(ups, downs, hn, un, out, mover)
+                if beats is not None:  # the next player is down to face-up or face-down cards
+                    best = 0
+                    for r in _PLAIN_FROM[need]:
+                        if src[r] and (not best or beats[r] < beats[best]):
+                            best = r
+                    if best:
+                        have = src[best]
+                        kind, rank, count = PLAY, best, 2 if have == 3 else have
                 else:
+                    for r in _PLAIN_FROM[need]:
+                        if src[r]:
+                            if r >= HIGH and src[5] and any(src[v] for v in _LOW_VALUES):
+                                kind, rank, count = PLAY, 5, 1
+                            else:
+                                have = src[r]
+                                kind, rank, count = PLAY, r, 2 if have == 3 else have
+                            break
+                if kind == PICKUP:
                     if src[5] and (hn[mover] if from_hand else un[mover]) > src[5]:
                         kind, rank, count = PLAY, 5, 1
                     elif src[10] and len(pile) >= BIG_PILE:
@@ -218,6 +230,29 @@ def _playout(  # one loop on purpose: function calls are what costs in Python
             mover = (mover + 1) % n
             while mover in out:
                 mover = (mover + 1) % n
+
+
+def _pressure(
+    ups: list[list[int]], downs: list[list[int]], hn: list[int], un: list[int], out: list[int], mover: int,
+) -> tuple[int, ...] | None:
+    """With the draw pile empty: medium's ``pressure`` when the next player holds no hand (how
+    many of their possible cards beat each value: their face-up cards, else the cards the mover
+    has not seen).  Those are every face-down card and the cards of the others' hands never
+    shown; the playout does not know which hand cards were shown, and by the time the draw pile
+    is empty nearly all were (picked up), so it counts the face-down cards alone."""
+    n = len(ups)
+    nxt = (mover + 1) % n
+    while nxt in out:
+        nxt = (nxt + 1) % n
+    if nxt == mover or hn[nxt]:
+        return None
+    if un[nxt]:
+        return beats_of(ups[nxt])
+    unseen = [0] * 15
+    for down in downs:
+        for value in down:
+            unseen[value] += 1
+    return beats_of(unseen)
 
 
 def _by_cards(

@@ -2,7 +2,10 @@
 
 For each decision with a real choice it deals the unseen cards at random, consistently with
 everything its seat has seen (:mod:`.sampling`), and plays every candidate move on that deal to
-the end of the game with the medium player's rules of thumb for everybody (a *playout*).  The
+the end of the game with the medium player's rules of thumb for everybody (a *playout*).  It
+reads the others' hands from their plays as medium would have made them (option ``infer``, on by
+default: one who shed a 9 on a 4 holds no 4, 6, 7 or 8, one who picked up held nothing that went;
+:func:`~.sampling.hand_inference`) and deals their unseen cards accordingly.  The
 same deals are used for every candidate (common random numbers; playouts run on value counts,
 :mod:`.fastsim`), and it keeps dealing until its
 time budget is spent (default 0.5 s), the choice is settled (the leader is clearly ahead on the
@@ -34,9 +37,8 @@ from bistrot.oti.actions import MOVE_FLIP, MOVE_PICKUP, MOVE_PLAY, parse_action
 from bistrot.oti.bots.common import legal_or_fail
 from bistrot.oti.bots.fastsim import FLIP, PICKUP, PLAY, Start
 from bistrot.oti.bots.medium import MediumOtiBot
-from bistrot.oti.bots.policy import choose_play
-from bistrot.oti.bots.sampling import determinize
-from bistrot.oti.game import FACE_DOWN, HAND, OtiGame
+from bistrot.oti.bots.sampling import determinize, hand_inference
+from bistrot.oti.game import OtiGame
 from bistrot.oti.rules import OtiRules
 from bistrot.oti.values import RANK_OF
 
@@ -50,20 +52,15 @@ MAX_PLAYOUT = 1000
 
 
 def playout(game: OtiGame, seat: int, max_moves: int = MAX_PLAYOUT) -> float:
-    """Play ``game`` to the end with the rules of thumb for everybody; ``seat``'s score:
+    """Play ``game`` to the end with the medium player for everybody; ``seat``'s score:
     1 for a win, 0 for a loss; with ``play_to_last``, 1 for first down to 0 for last.
 
     The search itself uses the faster :mod:`.fastsim`, which plays the same moves; this
     version on the engine is the reference it is tested against."""
-    hands, up = game.hands, game.up
+    medium = MediumOtiBot()
     moves = 0
     while (mover := game.to_move) is not None and moves < max_moves:
-        src = game.source(mover)
-        if src == FACE_DOWN:
-            game.apply_move((MOVE_FLIP, 0), mover)
-        else:
-            mask = choose_play(hands[mover] if src == HAND else up[mover], game.pile)
-            game.apply_move((MOVE_PLAY, mask) if mask else (MOVE_PICKUP, 0), mover)
+        game.apply(medium.act(game.view(mover)), seat=mover)
         moves += 1
     return score(game, seat)
 
@@ -132,11 +129,14 @@ class HardOtiBot:
         seed: int = 0,
         time_budget: float = DEFAULT_BUDGET,
         iterations: int | None = None,
+        infer: bool | int = True,
         **options: Any,
     ) -> None:
         if options:
             unknown = ", ".join(sorted(options))
-            raise TypeError(f"the hard Oti bot takes time_budget and iterations, not {unknown}")
+            raise TypeError(f"the hard Oti bot takes time_budget and iterations, and infer; not {unknown}")
+        if infer not in (True, False):  # 1 and 0 too: the arena's --option reads numbers
+            raise ValueError(f"infer is on (1) or off (0), not {infer!r}")
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
         if iterations is not None and iterations < 1:
@@ -144,6 +144,8 @@ class HardOtiBot:
         self.rng = random.Random(seed)
         self.time_budget = time_budget
         self.iterations = iterations
+        self.infer = bool(infer)
+        """Whether the others' hands are dealt as their plays allow (see :func:`search`)."""
         self.medium = MediumOtiBot(seed)
         self.last_deals = 0
         """How many deals the last decision searched (0 when it needed no search)."""
@@ -161,7 +163,8 @@ class HardOtiBot:
         return self._search(view, options, default)
 
     def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
-        results = search(view, options, self.rng, iterations=self.iterations, time_budget=self.time_budget)
+        results = search(view, options, self.rng, iterations=self.iterations, time_budget=self.time_budget,
+                         infer=self.infer)
         self.last_deals = len(results[0])
         preferred = choice_key(default)
         totals = [sum(r) for r in results]
@@ -170,13 +173,15 @@ class HardOtiBot:
 
 
 def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iterations: int | None = None,
-           time_budget: float = DEFAULT_BUDGET) -> list[list[float]]:
+           time_budget: float = DEFAULT_BUDGET, infer: bool = False) -> list[list[float]]:
     """Each of ``options`` (moves of the play-phase ``view``) played to the end on the same
     random deals of the unseen cards (:func:`~.sampling.determinize`, from ``rng``): one list per
     option of its playouts' scores (1 a win, 0 a loss; see :func:`score`), all of one length.
 
     With ``iterations`` exactly that many deals; otherwise until ``time_budget`` seconds, a
-    settled choice or :data:`MAX_DEALS`.  Reads nothing but the view.
+    settled choice or :data:`MAX_DEALS`.  With ``infer`` the others' hands are dealt as their
+    plays so far allow if they follow medium's rules of thumb (:func:`~.sampling.hand_inference`).
+    Reads nothing but the view.
 
     >>> from bistrot.oti import OtiGame, OtiRules
     >>> game = OtiGame.from_position(OtiRules(players=2), ["5D QD", ""], ["", "KC"], ["", ""],
@@ -192,8 +197,9 @@ def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iter
     deals = 0
     timed = iterations is None
     last = len(moves) - 1
+    excluded = hand_inference(view) if infer else None
     while True:
-        start = Start.of(determinize(view, rng, rules))
+        start = Start.of(determinize(view, rng, rules, excluded))
         for i, move in enumerate(moves):
             results[i].append(start.playout(seat, move))
             if timed and deals and i < last and time.perf_counter() >= deadline:

@@ -24,7 +24,7 @@ from typing import Any
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES
 from bistrot.oti.actions import play_text
 from bistrot.oti.bots.common import legal_or_fail, mask_of_names, source_mask
-from bistrot.oti.bots.policy import best_face_up, choose_play
+from bistrot.oti.bots.policy import beats_of, best_face_up, choose_play
 from bistrot.oti.values import FULL_DECK, MAGIC, RANK_CARDS, RANK_OF
 
 SMALL_PILE = 2
@@ -86,11 +86,4 @@ class MediumOtiBot:
             for cards in (*view["face_up"], *view["known_in_hand"]):
                 seen |= mask_of_names(cards)
             candidates = FULL_DECK & ~seen  # the blind card is one of the cards not seen yet
-        magic = sum((candidates & RANK_CARDS[r]).bit_count() for r in (2, 5, 10))
-        beats = [0] * 15
-        above = 0
-        for rank in range(14, 2, -1):
-            if not MAGIC[rank]:
-                above += (candidates & RANK_CARDS[rank]).bit_count()
-            beats[rank] = above + magic
-        return tuple(beats)
+        return beats_of([(candidates & RANK_CARDS[r]).bit_count() for r in range(15)])

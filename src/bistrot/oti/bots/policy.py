@@ -118,6 +118,25 @@ def choose_play(source: int, pile: list[int], pressure: tuple[int, ...] | None =
     return 0
 
 
+def beats_of(counts: list[int]) -> tuple[int, ...]:
+    """``pressure`` for :func:`choose_play`: for each value, how many of the cards a player may
+    hold (``counts[value]``: how many of each value) beat it (magic cards beat everything).
+
+    >>> beats_of([0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1])[7:10]  # one 2, two 9s, one ace
+    (4, 4, 4)
+    >>> beats_of([0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1])[11:15]
+    (2, 2, 2, 2)
+    """
+    magic = counts[2] + counts[5] + counts[10]
+    beats = [0] * 15
+    above = 0
+    for rank in range(14, 2, -1):
+        if not MAGIC[rank]:
+            above += counts[rank]
+        beats[rank] = above + magic
+    return tuple(beats)
+
+
 _LOW_MASK = sum(RANK_CARDS[r] for r in range(3, LOW) if not MAGIC[r])
 
 
