@@ -311,14 +311,22 @@ class Table:
         # Stored before anyone sees it, as an action is.
         line = replace(line, at=time.time())
         try:
-            await self.services.storage.add_chat(self.id, line)
-        except Exception as err:
-            log.warning("table %s: a chat message could not be stored: %s", self.id[:6], type(err).__name__)
-            if isinstance(err, LeaseLost) and self.services.lost is not None:
-                self.services.lost(self.id)
+            await self._write("a chat message", self.services.storage.add_chat(self.id, line))
+        except StorageFailed:
             reply(reject(id, "storage_error", "the message could not be stored; nothing was sent, try again"))
             return
         self._deliver(self.core.chat_stored(line))
+
+    async def _write(self, what: str, write: Awaitable[None]) -> None:
+        """Await a store call other than an action's (``what`` it stores, for the log); if it
+        fails, StorageFailed, and this node gives the table up if it lost it."""
+        try:
+            await write
+        except Exception as err:
+            log.warning("table %s: %s could not be stored: %s", self.id[:6], what, type(err).__name__)
+            if isinstance(err, LeaseLost) and self.services.lost is not None:
+                self.services.lost(self.id)
+            raise StorageFailed from err
 
     async def _store(self, commit: Commit) -> None:
         try:
@@ -444,13 +452,8 @@ class Table:
 
     async def _store_hint(self, commit: HintCommit) -> None:
         # Counted before it is told: a hint seen is a hint the result records.
-        try:
-            await self.services.storage.save_seats(self.id, [commit.record], self.record.status)
-        except Exception as err:
-            log.warning("table %s: a hint could not be stored: %s", self.id[:6], type(err).__name__)
-            if isinstance(err, LeaseLost) and self.services.lost is not None:
-                self.services.lost(self.id)
-            raise StorageFailed from err
+        stored = self.services.storage.save_seats(self.id, [commit.record], self.record.status)
+        await self._write("a hint", stored)
 
     # ------------------------------------------------------------------ seats (friends tables)
 
@@ -488,13 +491,10 @@ class Table:
     async def _do_move_seat(self, token: str, seat: int | None, to: int) -> None:
         records = self.core.move_seat(token, seat, to)
         try:
-            await self.services.storage.save_seats(self.id, records, WAITING)
-        except Exception as err:  # nothing changed: the core applies a move once it is stored
-            log.warning("table %s: a seat move could not be stored: %s", self.id[:6], type(err).__name__)
-            if isinstance(err, LeaseLost) and self.services.lost is not None:
-                self.services.lost(self.id)
+            await self._write("a seat move", self.services.storage.save_seats(self.id, records, WAITING))
+        except StorageFailed as err:  # nothing changed: the core applies a move once it is stored
             text = "the move could not be stored; nothing changed, try again"
-            raise ApiError(503, "storage_error", text) from err
+            raise ApiError(503, "storage_error", text) from err.__cause__
         moved, out = self.core.seats_moved(records)
         for seat_moved in moved:
             for conn in self.services.fanout.drop_audience(self.id, seat_moved):
