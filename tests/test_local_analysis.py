@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from bistrot.analysis import analyze_record, default_samples, omi, oti
-from bistrot.local import ANALYSIS_SEED, ANALYSIS_SOLVER, JsonRoom, LocalRoom, LocalTable
+from bistrot.analysis import DEFAULT_SEED, analyze_record, default_samples, omi, oti
+from bistrot.local import ANALYSIS_SOLVER, JsonRoom, LocalRoom, LocalTable
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.replay import not_over, record_of
 
@@ -53,7 +53,7 @@ def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
     calls: list[tuple[int, int]] = []
     found = room.analyze(table.id, lambda done, total: calls.append((done, total)))
     samples = default_samples("oti", ANALYSIS_SOLVER, 2, browser=True)
-    expected = analyze_record(record_of(table), samples, ANALYSIS_SEED, solver=ANALYSIS_SOLVER).to_dict()
+    expected = analyze_record(record_of(table), samples, DEFAULT_SEED, solver=ANALYSIS_SOLVER).to_dict()
     assert found == expected
     assert found["game"] == "oti" and found["over"] and found["samples"] == samples == 8
     total = len(found["moves"])

@@ -70,9 +70,8 @@ REPLAY_LIMIT = 64
 RECORD_VERSION = 1
 ID_PREFIX = "local-"
 #: A game of this device is analysed with the built-in double-dummy solver (there is no DDS
-#: under Pyodide), the browser's number of layouts and a fixed seed: reproducible.
+#: under Pyodide), the browser's number of layouts and the analysis' default seed: reproducible.
 ANALYSIS_SOLVER = "python"
-ANALYSIS_SEED = 0
 
 LocalError = TableError
 """A table that cannot be opened or found: ``code`` for programs, the message for people."""
@@ -257,7 +256,7 @@ class LocalRoom:
     def analyze(self, table_id: str, progress: Progress | None = None) -> dict[str, Any]:
         """The analysis of a finished game of this device (``not_over`` before, as the replay),
         :meth:`bistrot.analysis.Analysis.to_dict`: the built-in solver, the browser's layouts
-        (``default_samples(..., browser=True)``), seed :data:`ANALYSIS_SEED`; ``progress(done,
+        (``default_samples(..., browser=True)``), the default seed; ``progress(done,
         total)`` after each decision.  Computed once: asked again, the same answer at once.
 
         >>> room = LocalRoom()
@@ -276,7 +275,7 @@ class LocalRoom:
             text = self.record_text(table_id)
             table = self.tables[table_id]
             samples = default_samples(table.table.game, ANALYSIS_SOLVER, table.players, browser=True)
-            found = analyze_record(text, samples, ANALYSIS_SEED, progress, ANALYSIS_SOLVER).to_dict()
+            found = analyze_record(text, samples, progress=progress, solver=ANALYSIS_SOLVER).to_dict()
             self.analyses[table_id] = found
         return found
 

@@ -14,8 +14,8 @@ import json
 
 import pytest
 
-from bistrot.analysis import analyze_record, default_samples
-from bistrot.local import ANALYSIS_SEED, ANALYSIS_SOLVER
+from bistrot.analysis import DEFAULT_SEED, analyze_record, default_samples
+from bistrot.local import ANALYSIS_SOLVER
 
 from .oti_driver import play_until_over
 from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
@@ -71,7 +71,7 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     # The very analysis CPython makes of the game's record, with the device's settings.
     record = page.evaluate(RECORD_JS, table)["record"]
     samples = default_samples("oti", ANALYSIS_SOLVER, 2, browser=True)
-    expected = analyze_record(record, samples, ANALYSIS_SEED, solver=ANALYSIS_SOLVER).to_dict()
+    expected = analyze_record(record, samples, DEFAULT_SEED, solver=ANALYSIS_SOLVER).to_dict()
     assert analysis == json.loads(json.dumps(expected))
     assert set(analysis["players"]) == {"0", "1"} and analysis["over"]
 

@@ -33,7 +33,7 @@ from bistrot.analysis.marks import MARKS, OMI, OTI, Thresholds
 from bistrot.analysis.result import Analysis, Decision, PlayerSummary, Progress
 
 __all__ = [
-    "MARKS", "OMI", "OTI", "Analysis", "Decision", "PlayerSummary", "Progress", "Thresholds",
+    "DEFAULT_SEED", "MARKS", "OMI", "OTI", "Analysis", "Decision", "PlayerSummary", "Progress", "Thresholds",
     "analyze", "analyze_record", "default_samples", "read_game",
 ]
 
@@ -55,7 +55,12 @@ def default_samples(game: str, solver: str = "auto", players: int = 4, browser: 
     raise ValueError(f"there is no analysis of {game!r}; games analysed: omi, oti")
 
 
-def analyze(game: Any, samples: int | None = None, seed: int = 0, progress: Progress | None = None,
+#: The seed of an analysis unless told: the card room's (server and device) and the command
+#: line's alike, so the same record gets the same figures everywhere.
+DEFAULT_SEED = 0
+
+
+def analyze(game: Any, samples: int | None = None, seed: int = DEFAULT_SEED, progress: Progress | None = None,
             solver: str = "auto") -> Analysis:
     """Analyse a game (an :class:`~bistrot.omi.OmiGame` or :class:`~bistrot.oti.OtiGame`, finished
     or not: the actions so far); ``samples`` per decision (None: :func:`default_samples`),
@@ -70,7 +75,7 @@ def analyze(game: Any, samples: int | None = None, seed: int = 0, progress: Prog
     raise ValueError(f"there is no analysis of {type(game).__name__}; games analysed: omi, oti")
 
 
-def analyze_record(text: object, samples: int | None = None, seed: int = 0,
+def analyze_record(text: object, samples: int | None = None, seed: int = DEFAULT_SEED,
                    progress: Progress | None = None, solver: str = "auto") -> Analysis:
     """:func:`analyze` the game of a record's text; ``ValueError`` for a bad record."""
     return analyze(read_game(text), samples, seed, progress, solver)

@@ -36,7 +36,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from bistrot.analysis import analyze_record
+from bistrot.analysis import DEFAULT_SEED, analyze_record
 from bistrot.server.botrunner import watch_parent
 from bistrot.server.protocol import ApiError
 from bistrot.server.storage import AnalysisRecord, Storage
@@ -46,7 +46,7 @@ from bistrot.tablecore.replay import record_of
 log = logging.getLogger("bistrot.server.analysis")
 
 #: The seed of every analysis (see the module docstring).
-SEED = 0
+SEED = DEFAULT_SEED
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
