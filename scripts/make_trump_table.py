@@ -3,13 +3,14 @@
 For each of the 2,262 four-card hands (up to renaming suits) the chooser (seat 0) holds those
 cards first; the 28 others are dealt at random ``--samples`` times (4 more to the chooser, 8 to
 each other seat).  Each deal is solved double dummy with every suit as trump, the chooser
-leading, by Bo Haglund's DDS (PyPI ``endplay``), and scored in tokens for the chooser's team.
-The same deals serve all four suits (common random numbers), and suits with the same holding
-(e.g. two suits not held) share the average of their values.
+leading, by Bo Haglund's DDS (PyPI ``endplay``); the file counts, for each suit, how often the
+chooser's team took 0 to 8 tricks (the table's token values and the match-aware choice both read
+these counts).  The same deals serve all four suits (common random numbers), and suits with the
+same holding (e.g. two suits not held) pool their deals.
 
-Run (about 10 minutes on an idle core with 120 samples)::
+Run (about 5 minutes on an idle core with 120 samples)::
 
-    nice /work/venv/bin/python scripts/make_trump_table.py --samples 120 --workers 1
+    nice .venv/bin/python scripts/make_trump_table.py --samples 120 --workers 1
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from endplay.types import Deal, Denom, Player
 
 from bistrot.cards import RANK_LETTERS, SUIT_BITS
 from bistrot.omi.bots.trump_table import CHOOSER_TOKENS, TABLE_FILE, shape_key
+from bistrot.omi.rules import HAND_SIZE
 
 OMI_RANKS = range(5, 13)  # rank indices of 7 .. A
 DECK = [suit * SUIT_BITS + r for suit in range(4) for r in OMI_RANKS]
@@ -59,11 +61,12 @@ def pbn(hands: list[list[int]]) -> str:
     return "N:" + " ".join(parts)
 
 
-def value_of(args: tuple[str, list[int], int, int]) -> tuple[str, list[float]]:
+def counts_of(args: tuple[str, list[int], int, int]) -> tuple[str, list[list[int]]]:
+    """How often the chooser's team took 0 to 8 tricks with each place's suit as trump."""
     key, hand, samples, seed = args
     rng = random.Random(f"{seed}:{key}")
     rest = [c for c in DECK if c not in hand]
-    totals = [0.0] * 4
+    counts = [[0] * (HAND_SIZE + 1) for _ in range(4)]
     for _ in range(samples):
         rng.shuffle(rest)
         hands = [hand + rest[:4], rest[4:12], rest[12:20], rest[20:28]]
@@ -72,17 +75,15 @@ def value_of(args: tuple[str, list[int], int, int]) -> tuple[str, list[float]]:
         for suit in range(4):
             deal.trump = DENOMS[suit]
             solved = solve_board(deal, SolveMode.OptimalOne)
-            tricks = max(t for _, t in solved)
-            totals[suit] += CHOOSER_TOKENS[tricks]
-    values = [t / samples for t in totals]
-    # Places with the same holding are the same choice: share their mean.
+            counts[suit][max(t for _, t in solved)] += 1
+    # Places with the same holding are the same choice: pool their deals.
     holdings = key.split(".")
     for text in set(holdings):
         places = [i for i, h in enumerate(holdings) if h == text]
-        mean = sum(values[i] for i in places) / len(places)
+        pooled = [sum(counts[i][t] for i in places) for t in range(HAND_SIZE + 1)]
         for i in places:
-            values[i] = mean
-    return key, [round(v, 4) for v in values]
+            counts[i] = list(pooled)
+    return key, counts
 
 
 def main() -> int:
@@ -98,26 +99,27 @@ def main() -> int:
     if args.limit:
         keys = keys[: args.limit]
     tasks = [(key, shapes[key], args.samples, args.seed) for key in keys]
-    values: dict[str, list[float]] = {}
+    values: dict[str, list[list[int]]] = {}
     start = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, (key, v) in enumerate(pool.map(value_of, tasks, chunksize=8), 1):
+        for i, (key, v) in enumerate(pool.map(counts_of, tasks, chunksize=8), 1):
             values[key] = v
             if i % 100 == 0:
                 print(f"{i}/{len(tasks)} shapes, {time.time() - start:.0f} s", file=sys.stderr)
     data = {
-        "about": "Value of each suit as trump (tokens to the chooser's team, double dummy, chooser "
-                 "leads) for the chooser's first 4 cards; see bistrot.omi.bots.trump_table.",
+        "about": "For the chooser's first 4 cards, how often the chooser's team took 0 to 8 tricks "
+                 "(double dummy, chooser leads) with each place's suit as trump; places with the "
+                 "same holding pool their deals. See bistrot.omi.bots.trump_table.",
         "samples": args.samples,
         "seed": args.seed,
         "tokens_by_tricks": list(CHOOSER_TOKENS),
-        "values": dict(sorted(values.items())),
+        "tricks": dict(sorted(values.items())),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # One shape a line, so the file diffs well.
-    head = json.dumps({k: v for k, v in data.items() if k != "values"})[:-1]
-    lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in data["values"].items()]
-    args.out.write_text(head + ', "values": {\n' + ",\n".join(lines) + "\n}}\n")
+    head = json.dumps({k: v for k, v in data.items() if k != "tricks"})[:-1]
+    lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in values.items()]
+    args.out.write_text(head + ', "tricks": {\n' + ",\n".join(sorted(lines)) + "\n}}\n")
     print(f"wrote {len(values)} shapes to {args.out} in {time.time() - start:.0f} s", file=sys.stderr)
     return 0
 
