@@ -79,6 +79,9 @@ class GameEntry:
     bots: Mapping[str, str]
     """Computer players by level (a subset of :data:`LEVELS`): ``"module:Class"``."""
     winners: Winners = winner_is_the_seat
+    arena_bots: Mapping[str, str] = field(default_factory=dict)
+    """Computer players that only the arena and the library make, never offered to players (a
+    frozen earlier version to measure progress against): name -> ``"module:Class"``."""
     default_level: str = "medium"
     """The level of computer seats nobody chose, and of players away too long."""
     arena: str | None = None
@@ -129,13 +132,29 @@ class GameEntry:
             raise ValueError(f"there is no computer player for {self.name}")
         return weaker[-1] if weaker else self.levels[0]
 
+    @property
+    def arena_levels(self) -> tuple[str, ...]:
+        """Every computer player the arena can seat: the levels, then the :attr:`arena_bots`."""
+        return (*self.levels, *self.arena_bots)
+
+    def require_arena_level(self, level: str) -> None:
+        """``ValueError`` naming what exists unless the arena can seat ``level``.
+
+        >>> get("omi").require_arena_level("expert")
+        Traceback (most recent call last):
+        ...
+        ValueError: no Omi level 'expert'; levels: easy, medium, hard, hard-v1
+        """
+        if level not in self.arena_levels:
+            raise ValueError(f"no {self.title} level {level!r}; levels: {', '.join(self.arena_levels)}")
+
     def bot_class(self, level: str) -> Any:
-        """The class of the ``level`` computer player; ``ValueError`` naming the levels otherwise."""
-        path = self.bots.get(level)
+        """The class of the ``level`` computer player (or of an :attr:`arena_bots` one);
+        ``ValueError`` naming them otherwise."""
+        path = self.bots.get(level) or self.arena_bots.get(level)
         if path is None:
-            raise ValueError(
-                f"no {level!r} computer player for {self.name!r}; levels: {', '.join(self.levels) or 'none'}"
-            )
+            known = ", ".join(self.arena_levels) or "none"
+            raise ValueError(f"no {level!r} computer player for {self.name!r}; levels: {known}")
         return load(path)
 
     # ------------------------------------------------------------------ rules
@@ -261,6 +280,7 @@ register(
             "medium": "bistrot.omi.bots.medium:MediumOmiBot",
             "hard": "bistrot.omi.bots.hard:HardOmiBot",
         },
+        arena_bots={"hard-v1": "bistrot.omi.bots.hard:FrozenHardOmiBot"},
         winners=winner_is_a_side,
         arena="bistrot.arena.omi",
         terminal="bistrot.cli.play_omi:play_omi",

@@ -125,7 +125,8 @@ def judge_cards(view: Mapping[str, Any], action: str, samples: int, seed: int,
                 solver: str = "auto") -> tuple[dict[str, float], list[str], float]:
     """Each legal action's expected tokens from the seat's ``view`` (see the module docstring),
     the best, and the loss of ``action``."""
-    bot = HardOmiBot(seed=seed, samples=samples, solver=partial(solve, solver=solver))
+    # Tokens, not the match: the replay speaks of tokens lost.
+    bot = HardOmiBot(seed=seed, samples=samples, solver=partial(solve, solver=solver), match=False)
     found = bot.evaluate(view, decision_rng(seed, view))
     values = {"play " + CARD_NAMES[card]: found.mean(card) for card in found.cards}
     if found.may_announce:

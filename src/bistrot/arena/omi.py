@@ -516,8 +516,7 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
     try:
         levels = [b.strip() for b in args.bots.split(",")]
         for level in levels:
-            if level not in entry.levels:
-                raise ValueError(f"no {entry.title} level {level!r}; levels: {', '.join(entry.levels)}")
+            entry.require_arena_level(level)
         if args.matches is not None and args.deals is not None:
             raise ValueError("give --deals (fresh hands) or --matches (whole matches), not both")
         rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule, OmiRules)})

@@ -237,8 +237,7 @@ def run_arena(
     if not 2 <= len(levels) <= seats:
         raise ValueError(f"the arena seats 2 to {seats} bots at a {seats}-player table, not {len(levels)}")
     for level in levels:
-        if level not in entry.levels:
-            raise ValueError(f"no {entry.title} level {level!r}; levels: {', '.join(entry.levels)}")
+        entry.require_arena_level(level)
     if games < 1:
         raise ValueError("play at least one game")
     specs = bot_specs(levels, options)

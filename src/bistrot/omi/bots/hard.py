@@ -49,6 +49,7 @@ from typing import Any
 
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_BITS, SUIT_LETTERS
 from bistrot.omi.bots.inference import DealSampler
+from bistrot.omi.bots.match_equity import after_hand
 from bistrot.omi.bots.medium import choose_trump as medium_trump
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.rules import HAND_SIZE
@@ -121,6 +122,52 @@ def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
     return value
 
 
+def match_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
+                tokens: list[int]) -> float:
+    """This seat's side's chance of winning the match (four players) if it ends the hand in play
+    with ``tricks`` (tricks already won included), from the ``tokens`` and ``carry`` before the
+    hand; ``announced`` is the side that announced kapothi, if any (:mod:`.match_equity`).
+
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> game = OmiGame.new(OmiRules(), seed=3)
+    >>> game.apply("trump S")
+    >>> know = Knowledge.from_view(game.view(1))  # not the chooser's side
+    >>> [round(match_value(know, t, None, 0, [0, 0]), 2) for t in (0, 3, 4, 5, 8)]
+    [0.31, 0.44, 0.53, 0.64, 0.71]
+    >>> [match_value(know, t, None, 0, [9, 0]) for t in (0, 3)]  # any loss ends the match
+    [0.0, 0.0]
+    """
+    me = know.side_of(know.seat)
+    target = know.rules.target
+    by_side = [tricks, HAND_SIZE - tricks][:: 1 if me == 0 else -1]
+    return after_hand(know.rules, target - tokens[me], target - tokens[1 - me], carry,
+                      know.side_of(know.chooser), me, by_side, announced)
+
+
+def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
+    """The suit of best chance of winning the match, from the first four cards ``hand`` of the
+    trump-phase ``view`` (four players): each suit's spread of tricks in the trump table
+    (:func:`~.trump_table.suit_tricks`) weighed by :func:`~.match_equity.after_hand`; ties go
+    to the table's choice."""
+    from bistrot.omi.bots.trump_table import best_suit, suit_tricks
+    from bistrot.omi.rules import OmiRules
+
+    rules = OmiRules.from_dict(dict(view["rules"]))
+    me = rules.side_of(view["seat"])
+    tokens = list(view.get("tokens") or [0, 0])
+    carry = int(view.get("carry") or 0)
+    need, their_need = rules.target - tokens[me], rules.target - tokens[1 - me]
+
+    def chance(suit: int, spread: list[float]) -> float:
+        return sum(p * after_hand(rules, need, their_need, carry, me, me,
+                                  [t, HAND_SIZE - t][:: 1 if me == 0 else -1])
+                   for t, p in enumerate(spread) if p)
+
+    table = best_suit(hand)
+    chances = [chance(suit, spread) for suit, spread in enumerate(suit_tricks(hand))]
+    return max(range(4), key=lambda suit: (round(chances[suit], 12), suit == table))
+
+
 _warmed = False
 
 
@@ -146,7 +193,8 @@ class HardOmiBot:
     on), ``model`` (read the others' plays through the medium player's rules, default on),
     ``mismatch`` (the model's likelihood of a play it would not make, 0.1), ``pool`` (uniform
     candidates per sample, 16), ``solver`` (a function ``Position -> {card: tricks}``,
-    default :func:`bistrot.omi.dd.solve`).
+    default :func:`bistrot.omi.dd.solve`), ``match`` (four players: value outcomes by the chance
+    of winning the match, :mod:`.match_equity`, rather than by tokens; default on).
     """
 
     level = "hard"
@@ -164,6 +212,7 @@ class HardOmiBot:
         pool: int = 16,
         min_samples: int = MIN_SAMPLES,
         solver: Solver | None = None,
+        match: bool = True,
         **options: Any,
     ) -> None:
         self.seed = seed
@@ -177,6 +226,7 @@ class HardOmiBot:
         self.pool = int(pool)
         self.min_samples = int(min_samples)
         self.solver = solver or _default_solver()
+        self.match = bool(match)
         self.last_samples = 0
 
     def act(self, view: Mapping[str, Any]) -> str:
@@ -203,6 +253,8 @@ class HardOmiBot:
         if view["players"] == 4 and len(hand) == 4:
             from bistrot.omi.bots.trump_table import best_suit
 
+            if self.match:
+                return match_trump(view, hand)
             return best_suit(hand)
         return medium_trump(hand)
 
@@ -232,6 +284,7 @@ class HardOmiBot:
             know, view, cards, "kapothi" in legal, rng, self.sampler(know), self.solver,
             samples=self.samples if self.samples is not None else self.max_samples,
             budget=None if self.samples is not None else self.budget, min_samples=self.min_samples,
+            match=self.match,
         )
 
 
@@ -274,9 +327,11 @@ class CardValues:
 
 def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], may_announce: bool,
                   rng: random.Random, sampler: DealSampler, solver: Solver, samples: int,
-                  budget: float | None = None, min_samples: int = MIN_SAMPLES) -> CardValues:
+                  budget: float | None = None, min_samples: int = MIN_SAMPLES,
+                  match: bool = False) -> CardValues:
     """Score ``cards`` on layouts drawn from ``sampler``, each solved double dummy by ``solver``
-    and valued in tokens by :func:`hand_value`.  ``samples`` layouts at most; with a ``budget``
+    and valued in tokens by :func:`hand_value` (with ``match``, four players: by the chance of
+    winning the match, :func:`match_value`).  ``samples`` layouts at most; with a ``budget``
     (seconds) it also stops at the clock, or from ``min_samples`` on once the best card is
     settled (checked every :data:`CHECK_EVERY`); without one it solves exactly ``samples``."""
     from bistrot.omi.dd import Position
@@ -296,7 +351,8 @@ def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], ma
     def value(total: int, side: int | None) -> float:
         key = (total, side)
         if key not in value_of:
-            value_of[key] = hand_value(know, total, side, carry, tokens)
+            worth = match_value if match and know.players == 4 else hand_value
+            value_of[key] = worth(know, total, side, carry, tokens)
         return value_of[key]
 
     trump = know.trump
@@ -341,3 +397,22 @@ def _settled(values: Mapping[int, list[float]]) -> bool:
         if mean - 2 * math.sqrt(var / n) <= 0:
             return False
     return True
+
+
+FROZEN_OPTIONS: dict[str, Any] = {
+    "budget": 0.5, "max_samples": 400, "min_samples": 100, "evidence": True,
+    "play_evidence": True, "model": True, "mismatch": 0.1, "pool": 16, "match": False,
+}
+"""The hard player's settings on 2026-11-30, before it played the match."""
+
+
+class FrozenHardOmiBot(HardOmiBot):
+    """``hard-v1``: the hard player as it was on 2026-11-30, scoring hands in tokens only (see
+    :data:`FROZEN_OPTIONS`); the arena measures the hard level against it, never offered to
+    players.  Its choices are pinned by a test, so that a later change to the hard player cannot
+    move it unnoticed.  Options given override the frozen ones except ``match``."""
+
+    level = "hard-v1"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        super().__init__(seed=seed, **{**FROZEN_OPTIONS, **options, "match": False})
