@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from bistrot.omi.bots.hard import HardOmiBot, match_trump, match_value
 from bistrot.omi.bots.match_equity import after_hand, win_chance
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.bots.trump_table import best_suit, chooser_tricks, suit_tricks, suit_values
+from bistrot.omi.dd import solve
 
 FROZEN = json.loads((Path(__file__).parent / "data" / "hard_v1_choices.json").read_text())
 RULES = [OmiRules(), OmiRules(kapothi="wins_match"), OmiRules(kapothi="announced"), OmiRules(target=5)]
@@ -130,3 +132,15 @@ def test_match_aware_play_is_reproducible_and_legal() -> None:
         action = players[seat].act(view)
         assert action in view["legal"] and again[seat].act(view) == action
         game.apply(action, seat=seat)
+
+
+def test_the_solver_is_chosen_by_name_as_the_browser_plays() -> None:
+    # The browser has no DDS: the arena plays hard as there with solver=python.
+    game = OmiGame.new(OmiRules(), seed=2)
+    game.apply(game.legal_actions()[0])
+    view = game.view(game.to_move)
+    by_name = bots.make_bot("omi", "hard", seed=3, samples=3, solver="python").act(view)
+    by_function = HardOmiBot(seed=3, samples=3, solver=partial(solve, solver="python")).act(view)
+    assert by_name == by_function and by_name in view["legal"]
+    with pytest.raises(ValueError, match="unknown solver 'fast'"):
+        bots.make_bot("omi", "hard", solver="fast")

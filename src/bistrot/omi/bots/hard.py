@@ -12,7 +12,9 @@ It plays the card of best mean value, ties going to the card that takes more tri
 card that is not a trump, then to the lowest.  This is perfect-information Monte Carlo (PIMC),
 as in the best Skat and bridge programs.
 
-The search is *anytime*: it stops at the ``budget`` (seconds, default 0.5), at ``max_samples``
+The search is *anytime*: it stops before one more layout would overrun the ``budget``
+(seconds, default 0.5; the built-in solver of the browser takes far longer per layout than DDS),
+at ``max_samples``
 (400), or, once it has ``min_samples`` (100), as soon as the best card is clearly ahead of every
 other (each paired difference more than two standard errors, or no difference at all).  Layouts
 are drawn four at a time from one shared pool of candidates.  ``samples=N`` instead solves
@@ -44,6 +46,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from math import comb
 from typing import Any
 
@@ -192,8 +195,9 @@ class HardOmiBot:
     choice as evidence, default on), ``play_evidence`` (read wins passed up as evidence, default
     on), ``model`` (read the others' plays through the medium player's rules, default on),
     ``mismatch`` (the model's likelihood of a play it would not make, 0.1), ``pool`` (uniform
-    candidates per sample, 16), ``solver`` (a function ``Position -> {card: tricks}``,
-    default :func:`bistrot.omi.dd.solve`), ``match`` (four players: value outcomes by the chance
+    candidates per sample, 16), ``solver`` (a function ``Position -> {card: tricks}``, or the
+    name of one of :func:`bistrot.omi.dd.solve`'s: ``python`` plays as in the browser; default
+    :func:`bistrot.omi.dd.solve`), ``match`` (four players: value outcomes by the chance
     of winning the match, :mod:`.match_equity`, rather than by tokens; default on).
     """
 
@@ -211,7 +215,7 @@ class HardOmiBot:
         mismatch: float = 0.1,
         pool: int = 16,
         min_samples: int = MIN_SAMPLES,
-        solver: Solver | None = None,
+        solver: Solver | str | None = None,
         match: bool = True,
         **options: Any,
     ) -> None:
@@ -225,8 +229,19 @@ class HardOmiBot:
         self.mismatch = float(mismatch)
         self.pool = int(pool)
         self.min_samples = int(min_samples)
-        self.solver = solver or _default_solver()
+        if isinstance(solver, str):  # a solver by name: "auto", "python" or "dds"
+            from bistrot.omi.dd import SOLVERS, solve
+
+            if solver not in SOLVERS:
+                raise ValueError(f"unknown solver {solver!r}: use one of {', '.join(SOLVERS)}")
+            self.solver: Solver = partial(solve, solver=solver)
+        else:
+            self.solver = solver or _default_solver()
         self.match = bool(match)
+        if self.match:  # the trick spread over all hands (0.24 s once) now, not in a first decision
+            from bistrot.omi.bots.trump_table import chooser_tricks
+
+            chooser_tricks()
         self.last_samples = 0
 
     def act(self, view: Mapping[str, Any]) -> str:
@@ -332,8 +347,9 @@ def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], ma
     """Score ``cards`` on layouts drawn from ``sampler``, each solved double dummy by ``solver``
     and valued in tokens by :func:`hand_value` (with ``match``, four players: by the chance of
     winning the match, :func:`match_value`).  ``samples`` layouts at most; with a ``budget``
-    (seconds) it also stops at the clock, or from ``min_samples`` on once the best card is
-    settled (checked every :data:`CHECK_EVERY`); without one it solves exactly ``samples``."""
+    (seconds) it also stops when one more layout, at the mean time so far, would overrun it, or
+    from ``min_samples`` on once the best card is settled (checked every :data:`CHECK_EVERY`);
+    without one it solves exactly ``samples``."""
     from bistrot.omi.dd import Position
 
     me = know.side_of(know.seat)
@@ -374,7 +390,8 @@ def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], ma
                 announce_values[card].append(value(won + t, me))
         n += 1
         if budget is not None:
-            if time.perf_counter() - start >= budget:
+            spent = time.perf_counter() - start
+            if spent + spent / n >= budget:  # one more layout would likely overrun the budget
                 break
             if n >= min_samples and n % CHECK_EVERY == 0 and _settled(values):
                 break
