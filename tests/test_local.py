@@ -352,3 +352,31 @@ def test_the_json_host_answers_in_texts():
     stored = json.loads(host.dirty())
     assert [len(s["record"]["actions"]) for s in stored] == [1]
     assert json.loads(host.load(json.dumps(stored[0]["record"])))["id"] == made["table"]
+
+
+WARM_PROBE = """
+import json, sys
+from bistrot.local import LocalRoom
+from bistrot.omi.bots.trump_table import chooser_tricks, load_counts
+room = LocalRoom()
+before = chooser_tricks.cache_info().currsize, load_counts.cache_info().currsize
+room.create(json.loads(sys.argv[1]))
+print(json.dumps([before, [chooser_tricks.cache_info().currsize, load_counts.cache_info().currsize]]))
+"""
+
+
+@pytest.mark.parametrize(("request_", "warmed"), [
+    ({"game": "omi", "mode": "computer", "level": "hard"}, True),
+    ({"game": "omi", "mode": "computer", "level": "easy"}, True),  # hints are hard's choice
+    ({"game": "omi", "mode": "hotseat"}, False),  # no computer, no hints
+])
+def test_a_table_makes_its_computer_players_once_as_it_opens(request_, warmed):
+    # A fresh process, as a page's worker: what hard loads when made (the trump table, its
+    # spread of tricks) is loaded by the table's opening, not inside its first move's budget.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", WARM_PROBE, json.dumps(request_)],
+                         capture_output=True, text=True, check=True).stdout
+    before, after = json.loads(out)
+    assert before == [0, 0] and after == ([1, 1] if warmed else [0, 0])

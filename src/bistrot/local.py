@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from bistrot import bots, games
 from bistrot.tablecore.core import Commit, HintAsk, Proposal, TableCore
 from bistrot.tablecore.errors import TableError
-from bistrot.tablecore.plan import OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
+from bistrot.tablecore.plan import COMPUTER, OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
 from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
 from bistrot.tablecore.replay import record_of, replay_of
 from bistrot.wire import peek_id, reject
@@ -200,6 +200,7 @@ class LocalRoom:
         self.bot_options = dict(bot_options or {})
         self._dirty: set[str] = set()
         self.analyses: dict[str, dict[str, Any]] = {}  # table id -> its analysis, computed once
+        self._warm: dict[str, set[str]] = {}  # game -> levels made once (see warm_up)
 
     # ------------------------------------------------------------------ tables
 
@@ -210,6 +211,7 @@ class LocalRoom:
         table = LocalTable(StoredTable(plan.table, plan.seats))
         self.tables[table.id] = table
         self._dirty.add(table.id)
+        self.warm_up(table)
         answer = {k: v for k, v in plan.answer().items() if k not in ("invite", "watch")}
         return {**answer, "local": True}
 
@@ -218,7 +220,21 @@ class LocalRoom:
         table = self.tables.get(record["id"])
         if table is None:
             table = self.tables[record["id"]] = LocalTable.from_record(record)
+            self.warm_up(table)
         return table
+
+    def warm_up(self, table: LocalTable) -> None:
+        """Make once, in this process, each computer player ``table`` may ask for (its computer
+        seats' levels, and the hint's), so that what a player loads when it is made (modules,
+        the Omi trump table, the solver's set-up: most of a second under Pyodide) is loaded as
+        the table opens rather than inside its first move's time budget."""
+        levels = {s.record.level for s in table.seats if s.record.kind == COMPUTER and s.record.level}
+        if table.hints_allowed:
+            levels.add(table.hint_level)
+        for level in sorted(levels - self._warm.get(table.table.game, set())):
+            options = self.bot_options.get((table.table.game, level), {})
+            bots.make_bot(table.table.game, level, **options)
+            self._warm.setdefault(table.table.game, set()).add(level)
 
     def rematch(self, table_id: str, created: float = 0.0) -> tuple[str, Out]:
         """The same table again with a new deal; everyone at the old one is told where it is."""
