@@ -1,0 +1,66 @@
+"""Where an Omi bot's double-dummy loss comes from: tricks lost per card, by trick of the hand.
+
+    nice python bench/omi_loss_by_trick.py --deals 60 --first 1000 [--bot hard] [--option budget=3]
+
+Plays fresh hands ``first .. first + deals - 1`` (``OmiGame.new(rules, seed=i)``) with ``--bot`` in
+seats 0 and 2 and medium in seats 1 and 3 (bot seeds ``10 i + seat``), and judges each card the
+bot chose among two or more legal cards double dummy (:func:`bistrot.analysis.omi.judge_dd`, the
+arena's own measure) by the trick it was played to.  It says whether a bot's mistakes are early
+(what it cannot know yet) or late (the end game, where a search that assumes it will see every
+card later errs: strategy fusion), which the arena's single mean does not.  The bot's options,
+``--option NAME=VALUE``, numbers read as numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bistrot.analysis.omi import judge_dd
+from bistrot.bots import make_bot
+from bistrot.cli.options import parse_bot_options
+from bistrot.omi import OmiGame, OmiRules
+from bistrot.omi.dd import Position
+from bistrot.omi.rules import HAND_SIZE
+
+
+def losses_by_trick(bot: str, options: dict[str, object], first: int, deals: int) -> list[list[int]]:
+    """The tricks lost by each card ``bot`` chose with a choice, by trick index (0 to 7)."""
+    found: list[list[int]] = [[] for _ in range(HAND_SIZE)]
+    for i in range(first, first + deals):
+        game = OmiGame.new(OmiRules(), seed=i)
+        players = [make_bot("omi", bot, seed=10 * i + s, **options) if s % 2 == 0
+                   else make_bot("omi", "medium", seed=10 * i + s) for s in range(4)]
+        while not game.results:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            action = players[seat].act(view)
+            if seat % 2 == 0 and action.startswith("play ") and game.legal_cards().bit_count() >= 2:
+                found[len(view["tricks"])].append(judge_dd(Position.from_game(game), action)[2])
+            game.apply(action, seat=seat)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="hard")
+    parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--first", type=int, default=1000, help="seed of the first deal")
+    parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for the bot")
+    args = parser.parse_args(argv)
+    options = parse_bot_options([f"{args.bot}.{o}" for o in args.option]).get(args.bot, {})
+    found = losses_by_trick(args.bot, options, args.first, args.deals)
+    rows = [{"trick": k + 1, "cards": len(lost), "lost": sum(lost),
+             "per_card": round(sum(lost) / len(lost), 4) if lost else None} for k, lost in enumerate(found)]
+    cards = sum(r["cards"] for r in rows)  # type: ignore[misc]
+    lost = sum(r["lost"] for r in rows)  # type: ignore[misc]
+    print(json.dumps({"bot": args.bot, "options": options, "deals": args.deals, "first": args.first,
+                      "cards": cards, "lost": lost, "per_card": round(lost / max(cards, 1), 4),
+                      "by_trick": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
