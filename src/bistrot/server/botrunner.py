@@ -33,12 +33,14 @@ def choose(bot: str, seed: int, view: dict[str, Any]) -> str:
     return action
 
 
-def _warm() -> None:
-    """In a new worker: load every game's engine and computer players before the first move."""
+def warm() -> None:
+    """In a new worker: load every game's engine, and make one of each of its computer players
+    (which loads what a player loads when it is made: DDS's set-up, the Omi trump table), before
+    the first move, so that no move spends its time budget on it."""
     for entry in games.all_games():
         entry.game_class()
         for level in entry.levels:
-            entry.bot_class(level)
+            entry.bot_class(level)(seed=0)
 
 
 def watch_parent(parent: int, every_s: float = 1.0) -> None:
@@ -75,7 +77,7 @@ class BotRunner:
                 initargs=(os.getpid(),),
             )
             for _ in range(self.workers):
-                self._executor.submit(_warm)
+                self._executor.submit(warm)
         else:
             self._executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="bistrot-bot")
 
