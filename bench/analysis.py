@@ -35,7 +35,6 @@ decisions get another mark.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -55,19 +54,9 @@ from bistrot.local import ANALYSIS_SOLVER, LocalRoom
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers, solve
 from bistrot.oti import OtiGame, OtiRules
+from engine import DEFAULT_REFERENCE, load_reference
 
-DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_playout.py"
 AIMS = {"dds": 2.0, "python": 15.0}
-
-
-def load_reference(path: Path) -> Callable[[random.Random], object]:
-    if not path.exists():
-        sys.exit(f"reference loop not found at {path}; pass --reference PATH")
-    spec = importlib.util.spec_from_file_location("reference_playout", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.playout
 
 
 def reference_rate(playout: Callable[[random.Random], object], seconds: float = 2.0) -> float:

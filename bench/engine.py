@@ -28,12 +28,16 @@ DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "
 
 
 def load_reference(path: Path) -> Callable[[random.Random], object]:
+    """The bare loop's ``playout(rng)`` (one random hand) from the reference script at ``path``."""
     if not path.exists():
         sys.exit(f"reference loop not found at {path}; pass --reference PATH")
     spec = importlib.util.spec_from_file_location("reference_playout", path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.playout
+    # The module is loaded at run time, so mypy cannot see its attribute's type.
+    playout: Callable[[random.Random], object] = module.playout
+    return playout
 
 
 def reference_rate(playout: Callable[[random.Random], object], seconds: float) -> float:

@@ -28,6 +28,9 @@ import json
 import os
 import re
 import statistics
+from typing import Any
+
+from playwright.sync_api import Browser, Page
 
 from browser_kit import chromium, offline_server
 
@@ -58,14 +61,14 @@ CACHED_BYTES_JS = """async () => {
 }"""
 
 
-def first_playable_ms(page, url: str) -> float:
+def first_playable_ms(page: Page, url: str) -> float:
     page.goto(url)
     page.wait_for_selector(PLAYABLE, timeout=120000)
     page.wait_for_function("window.__firstPlayable !== undefined")
     return float(page.evaluate("window.__firstPlayable"))
 
 
-def one_run(browser, base: str) -> dict:
+def one_run(browser: Browser, base: str) -> dict[str, Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     try:
         page = context.new_page()

@@ -178,6 +178,7 @@ class Seat:
         pending: asyncio.Task[None] | None = None
         try:
             async for raw in self.ws:
+                assert isinstance(raw, str), "the server sends text frames only"
                 if raw.startswith('{"type":"state"') and '"legal":[]' in raw and '"is_over":false' in raw:
                     # Not this seat's turn: nothing to do, so skip the parsing (the clients share
                     # the machine with the server; their CPU time is the benchmark's noise).

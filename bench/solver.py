@@ -27,6 +27,8 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import TypedDict
 
 from bistrot.cards import CARD_NAMES
 from bistrot.omi import OmiGame, OmiRules
@@ -36,6 +38,23 @@ from bistrot.omi.dd.python_solver import solve_python
 
 STAGES = (1, 3, 5)
 CARDS_A_TRICK = 4
+
+
+class Times(TypedDict):
+    """One solver's times at a stage, in milliseconds."""
+
+    median: float
+    max: float
+
+
+class Row(TypedDict):
+    """One line of the report: a stage, both solvers' times and the ratio of their medians."""
+
+    stage: str
+    positions: int
+    python_ms: Times
+    dds_ms: Times
+    ratio: float
 
 
 def build_positions(stage: int, count: int, seed: int) -> list[Position]:
@@ -52,14 +71,16 @@ def build_positions(stage: int, count: int, seed: int) -> list[Position]:
     return positions
 
 
-def timed(solver, pos: Position, clock) -> tuple[dict[int, int], float]:
+def timed(
+    solver: Callable[[Position], dict[int, int]], pos: Position, clock: Callable[[], float]
+) -> tuple[dict[int, int], float]:
     """The solver's values and the time it took."""
     start = clock()
     values = solver(pos)
     return values, clock() - start
 
 
-def summary(name: str, python: list[float], dds: list[float]) -> dict[str, object]:
+def summary(name: str, python: list[float], dds: list[float]) -> Row:
     py_median, dds_median = statistics.median(python), statistics.median(dds)
     return {
         "stage": name,
@@ -83,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
     solve_dds(build_positions(1, 1, args.seed + 1)[0])  # DDS allocates its tables on the first call
-    rows = []
+    rows: list[Row] = []
     disagreements = []
     for stage in STAGES:
         positions = build_positions(stage, args.positions, args.seed)

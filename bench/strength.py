@@ -18,11 +18,12 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 
 from bistrot.arena.omi import run_arena
 
 
-def _progress(label: str, total: int):
+def _progress(label: str, total: int) -> Callable[[int], None]:
     start = time.time()
     step = max(1, total // 20)
 
