@@ -11,7 +11,7 @@ from bistrot import bots
 from bistrot.cards import bits
 from bistrot.oti import OtiGame, OtiRules
 from bistrot.oti.bots.fastsim import Start
-from bistrot.oti.bots.hard import HardOtiBot, candidates, first_move, playout, settled
+from bistrot.oti.bots.hard import CLEAR, HardOtiBot, candidates, first_move, lead_z, playout, search
 from bistrot.oti.bots.medium import MediumOtiBot
 from bistrot.oti.bots.sampling import determinize, hand_inference, unseen_cards
 from bistrot.oti.values import RANK_OF
@@ -180,11 +180,31 @@ def test_candidates_merge_plays_that_differ_only_by_suit():
     assert candidates(legal) == ["play 7S", "play 7S 7H", "play 9C", "pickup"]
 
 
-def test_settled_needs_a_clear_lead_on_the_same_deals():
-    assert settled([[1.0] * 30, [0.0] * 30])
-    assert settled([[1.0, 0.0] * 15, [1.0, 0.0] * 15])  # cannot be told apart
+def _z(ahead: list[float], behind: list[float]) -> float:
+    diffs = [a - b for a, b in zip(ahead, behind, strict=True)]
+    return lead_z(sum(diffs), sum(d * d for d in diffs), len(diffs))
+
+
+def test_a_clear_lead_on_the_same_deals_is_needed_to_drop_a_move():
+    assert _z([1.0] * 30, [0.0] * 30) >= CLEAR
+    assert _z([1.0, 0.0] * 15, [1.0, 0.0] * 15) == 0  # cannot be told apart
     noisy = random.Random(1)
-    assert not settled([[float(noisy.random() < 0.5) for _ in range(30)] for _ in range(2)])
+    assert _z(*[[float(noisy.random() < 0.5) for _ in range(30)] for _ in range(2)]) < CLEAR
+
+
+def test_hard_deals_no_more_to_a_move_clearly_behind():
+    game = medium_game(TWO, 11)
+    medium = MediumOtiBot()
+    for _ in range(14):
+        game.apply(medium.act(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    options = candidates(view["legal"])
+    assert options == ["play 5C", "play AD", "play AD AC"]
+    results = search(view, options, random.Random(0), time_budget=10)
+    lone_five, ace, aces = (len(r) for r in results)
+    assert lone_five < ace == aces  # the 5 dropped out of the race early; the aces went on
+    assert sum(results[0]) / lone_five < min(sum(r) / len(r) for r in results[1:])
+    assert HardOtiBot(seed=0, time_budget=10).act(view) in ("play AD", "play AD AC")
 
 
 def test_determinize_deals_only_unseen_cards_and_keeps_what_is_known():

@@ -7,11 +7,11 @@ reads the others' hands from their plays as medium would have made them (option 
 default: one who shed a 9 on a 4 holds no 4, 6, 7 or 8, one who picked up held nothing that went;
 :func:`~.sampling.hand_inference`) and deals their unseen cards accordingly.  The
 same deals are used for every candidate (common random numbers; playouts run on value counts,
-:mod:`.fastsim`), and it keeps dealing until its
-time budget is spent (default 0.5 s), the choice is settled (the leader is clearly ahead on the
-same deals, or the candidates cannot be told apart) or 400 deals are done; with
-``iterations=N`` it deals exactly N times: the reproducible mode for tests.  The move with
-the most wins is played.
+:mod:`.fastsim`).  The deals are a race: a candidate the leader clearly beats on the same
+deals is dealt no more, so the close ones get the deals; it stops when one is left (or the
+rest cannot be told apart), when its time budget is spent (default 0.5 s) or after 800 deals
+(:func:`search`).  With ``iterations=N`` every candidate is played on exactly N deals: the
+reproducible mode for tests.  Of the candidates still in, the one with the most wins is played.
 
 Suits never matter in Oti, so candidates are values and counts (``play 7S 7H`` and
 ``play 7D 7C`` are one candidate).  Forced moves are played at once; the swap before play
@@ -43,10 +43,13 @@ from bistrot.oti.rules import OtiRules
 from bistrot.oti.values import RANK_OF
 
 DEFAULT_BUDGET = 0.5
-MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 400, 8
-"""With a time budget, search stops early once :func:`settled` after at least MIN_DEALS deals
-(checked every CHECK_EVERY), and never searches more than MAX_DEALS deals."""
+MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 800, 8
+"""With a time budget, candidates clearly behind drop out of the search from MIN_DEALS deals
+on (checked every CHECK_EVERY), and it never searches more than MAX_DEALS deals.  Most
+decisions are settled after 24 to 100 deals; only close ones go on, where more deals still pay
+(docs/oti.md, 2026-12-01 "More deals for close choices")."""
 CLEAR = 2.5
+"""The paired z (:func:`lead_z`) at which the leader counts as clearly ahead of a candidate."""
 MAX_PLAYOUT = 1000
 """Moves after which a playout is scored by the cards left (games rarely get near it)."""
 
@@ -165,10 +168,11 @@ class HardOtiBot:
     def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
         results = search(view, options, self.rng, iterations=self.iterations, time_budget=self.time_budget,
                          infer=self.infer)
-        self.last_deals = len(results[0])
+        self.last_deals = max(len(r) for r in results)
         preferred = choice_key(default)
-        totals = [sum(r) for r in results]
-        best = max(range(len(options)), key=lambda i: (totals[i], choice_key(options[i]) == preferred))
+        # among the options still in at the end (the longest lists), the most wins
+        best = max(range(len(options)),
+                   key=lambda i: (len(results[i]), sum(results[i]), choice_key(options[i]) == preferred))
         return options[best]
 
 
@@ -176,18 +180,24 @@ def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iter
            time_budget: float = DEFAULT_BUDGET, infer: bool = False) -> list[list[float]]:
     """Each of ``options`` (moves of the play-phase ``view``) played to the end on the same
     random deals of the unseen cards (:func:`~.sampling.determinize`, from ``rng``): one list per
-    option of its playouts' scores (1 a win, 0 a loss; see :func:`score`), all of one length.
+    option of its playouts' scores (1 a win, 0 a loss; see :func:`score`), deal by deal.
 
-    With ``iterations`` exactly that many deals; otherwise until ``time_budget`` seconds, a
-    settled choice or :data:`MAX_DEALS`.  With ``infer`` the others' hands are dealt as their
-    plays so far allow if they follow medium's rules of thumb (:func:`~.sampling.hand_inference`).
-    Reads nothing but the view.
+    With ``iterations`` exactly that many deals for every option.  Otherwise a race: from
+    :data:`MIN_DEALS` deals on (every :data:`CHECK_EVERY`), an option the leader beats clearly on
+    the same deals (:func:`lead_z` at least :data:`CLEAR`), or by more than the deals left to
+    :data:`MAX_DEALS` could make up, is dropped and dealt no more (its list stays shorter: the
+    first deals); it stops when the options still in cannot be told apart, at ``time_budget``
+    seconds or at :data:`MAX_DEALS` deals.  The options still in have the longest lists.
+    With ``infer`` the others' hands are dealt as their plays so far allow if they follow
+    medium's rules of thumb (:func:`~.sampling.hand_inference`).  Reads nothing but the view.
 
     >>> from bistrot.oti import OtiGame, OtiRules
     >>> game = OtiGame.from_position(OtiRules(players=2), ["5D QD", ""], ["", "KC"], ["", ""],
     ...     pile="2C")
     >>> search(game.view(0), ["play 5D", "play QD"], random.Random(1), iterations=3)
     [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+    >>> [len(r) for r in search(game.view(0), ["play 5D", "play QD"], random.Random(1))]
+    [24, 24]
     """
     seat = view["seat"]
     rules = OtiRules.from_dict(view["rules"])
@@ -196,48 +206,55 @@ def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iter
     deadline = time.perf_counter() + time_budget
     deals = 0
     timed = iterations is None
-    last = len(moves) - 1
+    active = list(range(len(moves)))
+    # sums of the score differences and of their squares, pair by pair, on the deals so far
+    sums = [[0.0] * len(moves) for _ in moves]
+    squares = [[0.0] * len(moves) for _ in moves]
     excluded = hand_inference(view) if infer else None
     while True:
         start = Start.of(determinize(view, rng, rules, excluded))
-        for i, move in enumerate(moves):
-            results[i].append(start.playout(seat, move))
-            if timed and deals and i < last and time.perf_counter() >= deadline:
-                for partial in results[: i + 1]:
-                    partial.pop()  # every candidate is judged on the same deals
+        for k, i in enumerate(active):
+            results[i].append(start.playout(seat, moves[i]))
+            if timed and deals and k < len(active) - 1 and time.perf_counter() >= deadline:
+                for partial in active[: k + 1]:
+                    results[partial].pop()  # every option still in is judged on the same deals
                 break
         else:
             deals += 1
-            if timed:
-                done = (
-                    time.perf_counter() >= deadline
-                    or deals >= MAX_DEALS
-                    or (deals >= MIN_DEALS and deals % CHECK_EVERY == 0 and settled(results))
-                )
-            else:
+            if not timed:
                 assert iterations is not None  # not timed: a number of deals
-                done = deals >= iterations
-            if not done:
-                continue
+                if deals < iterations:
+                    continue
+                break
+            for i in active:
+                for j in active:
+                    diff = results[i][-1] - results[j][-1]
+                    sums[i][j] += diff
+                    squares[i][j] += diff * diff
+            if time.perf_counter() >= deadline or deals >= MAX_DEALS:
+                break
+            if deals >= MIN_DEALS and deals % CHECK_EVERY == 0:
+                leader = max(active, key=lambda i: sums[i][active[0]])
+                left = MAX_DEALS - deals
+                active = [j for j in active if j == leader or (
+                    sums[leader][j] <= left and lead_z(sums[leader][j], squares[leader][j], deals) < CLEAR)]
+                if all(squares[leader][j] == 0 for j in active):
+                    break  # one left, or the rest cannot be told apart
+            continue
         break
     return results
 
 
-def settled(results: list[list[float]]) -> bool:
-    """Whether more deals are unlikely to change the choice: the leader beats every other
-    candidate clearly on the same deals (paired z above :data:`CLEAR`), or they cannot be told
-    apart at all (identical results on every deal so far)."""
-    totals = [sum(r) for r in results]
-    best = max(range(len(results)), key=totals.__getitem__)
-    n = len(results[best])
-    for i, other in enumerate(results):
-        if i == best:
-            continue
-        diffs = [a - b for a, b in zip(results[best], other, strict=True)]
-        mean = sum(diffs) / n
-        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if variance == 0:
-            continue  # identical so far, or always better: either way no reason to go on
-        if mean / math.sqrt(variance / n) < CLEAR:
-            return False
-    return True
+def lead_z(total: float, squares: float, n: int) -> float:
+    """How clearly one option leads another on the same ``n`` deals: the paired z of their score
+    differences, given the differences' sum (``total``) and the sum of their squares; infinite
+    when it was ahead on every deal by the same margin, 0 when they always scored the same.
+
+    >>> lead_z(6.0, 6.0, 24) > CLEAR > lead_z(6.0, 10.0, 24), lead_z(24.0, 24.0, 24), lead_z(0.0, 0.0, 24)
+    (True, inf, 0.0)
+    """
+    mean = total / n
+    variance = max(0.0, squares - total * mean) / (n - 1)
+    if variance <= 1e-12:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / math.sqrt(variance / n)
