@@ -56,6 +56,7 @@ from bistrot.omi.bots.match_equity import after_hand
 from bistrot.omi.bots.medium import choose_trump as medium_trump
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.rules import HAND_SIZE
+from bistrot.omi.scoring import score_hand
 
 Solver = Callable[[Any], Mapping[int, int]]
 
@@ -81,27 +82,17 @@ def hand_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
     [-3, -1, 0, 2, 3]
     """
     rules = know.rules
-    me = know.side_of(know.seat)
-    chooser_side = know.side_of(know.chooser)
     if know.players == 3:
         return _three_player_value(know, tricks, carry)
-    theirs = HAND_SIZE - tricks
-    if announced is not None:
-        if announced == me:
-            return 3 + carry if tricks == HAND_SIZE else -(4 + carry)
-        return -(3 + carry) if theirs == HAND_SIZE else 4 + carry
-    if tricks == theirs:
+    me = know.side_of(know.seat)
+    by_side = [tricks, HAND_SIZE - tricks][:: 1 if me == 0 else -1]
+    score = score_hand(rules, by_side, know.side_of(know.chooser), announced, carry)
+    if score.side is None:
         return 0
-    win = tricks > theirs
-    best = max(tricks, theirs)
-    side = me if win else 1 - me
-    if best == HAND_SIZE and rules.kapothi != "announced":  # unannounced, 8 is a plain win there
-        gain = 3 + carry
-        if rules.kapothi == "wins_match" and tokens is not None:
-            gain = max(gain, rules.target - tokens[side])
-    else:
-        gain = (1 if side == chooser_side else 2) + carry
-    return gain if win else -gain
+    gain = score.tokens
+    if score.wins_match and tokens is not None:  # worth the tokens the winners lacked, at least
+        gain = max(gain, rules.target - tokens[score.side])
+    return gain if score.side == me else -gain
 
 
 def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
@@ -114,14 +105,12 @@ def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
     value = 0.0
     for k in range(rest + 1):
         p = comb(rest, k) / 2**rest
-        finals = {me: tricks, others[0]: won[others[0]] + k, others[1]: won[others[1]] + rest - k}
-        most = max(finals.values())
-        leaders = [s for s, t in finals.items() if t == most]
-        if len(leaders) > 1:
-            continue
-        winner = leaders[0]
-        gain = (3 if most == HAND_SIZE else 1 if winner == know.chooser else 2) + carry
-        value += p * (gain if winner == me else -gain / 2)
+        finals = [0] * 3
+        finals[me] = tricks
+        finals[others[0]], finals[others[1]] = won[others[0]] + k, won[others[1]] + rest - k
+        score = score_hand(know.rules, finals, know.chooser, None, carry)
+        if score.side is not None:
+            value += p * (score.tokens if score.side == me else -score.tokens / 2)
     return value
 
 
