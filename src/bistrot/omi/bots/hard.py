@@ -1,4 +1,4 @@
-"""The ``hard`` Omi player: sampled deals solved double dummy, scored in tokens.
+"""The ``hard`` Omi player: sampled deals solved double dummy, scored by the match at stake.
 
 For each card decision it draws layouts of the unseen cards consistent with everything the seat
 has seen (:class:`~.inference.DealSampler`: cards played, voids shown, hand counts, the
@@ -6,11 +6,13 @@ chooser's trump choice as evidence about their first four cards, the others' pla
 a model player (:mod:`.policy_evidence`), and wins passed up as evidence of the cards a player
 lacked), solves each layout with all
 hands open (:func:`bistrot.omi.dd.solve`, DDS when installed), and turns the tricks each legal
-card then takes into what the hand is worth **in tokens** (:func:`hand_value`: 5 tricks win,
-4 : 4 carries, 8 is kapothi, an announced kapothi risks 4 tokens, the carry goes to the winner).
-It plays the card of best mean value, ties going to the card that takes more tricks, then to a
-card that is not a trump, then to the lowest.  This is perfect-information Monte Carlo (PIMC),
-as in the best Skat and bridge programs.
+card then takes into what the hand is worth: with four players (option ``match``, on) the
+chance it leaves of winning the match from the score and the carry (:func:`match_value`,
+:mod:`.match_equity`), else **in tokens** (:func:`hand_value`: 5 tricks win, 4 : 4 carries, 8 is
+kapothi, an announced kapothi risks 4 tokens, the carry goes to the winner; the engine's
+:func:`~bistrot.omi.scoring.score_hand`).  It plays the card of best mean value, ties going to
+the card that takes more tricks, then to a card that is not a trump, then to the lowest.  This
+is perfect-information Monte Carlo (PIMC), as in the best Skat and bridge programs.
 
 The search is *anytime*: it stops before one more layout would overrun the ``budget``
 (seconds, default 0.5; the built-in solver of the browser takes far longer per layout than DDS),
@@ -21,7 +23,8 @@ are drawn four at a time from one shared pool of candidates.  ``samples=N`` inst
 exactly N layouts with no clock, so that seeded play is reproducible; each decision's random
 source is derived from the seed and the view alone.
 
-Trump: the table of :mod:`.trump_table` (four players).  Announced kapothi: announced when the
+Trump: the table of :mod:`.trump_table` (four players), each suit's spread of tricks weighed by
+the chance of winning the match (:func:`match_trump`).  Announced kapothi: announced when the
 sampled chance of taking the last two tricks makes it worth more than the plain win.
 
 **Three players**: the solver's paranoid mode (this seat against the other two together) gives the
