@@ -55,7 +55,7 @@ from typing import Any
 
 from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_BITS, SUIT_LETTERS
 from bistrot.omi.bots.inference import DealSampler
-from bistrot.omi.bots.match_equity import after_hand
+from bistrot.omi.bots.match_equity import after_hand, tricks_by_side
 from bistrot.omi.bots.medium import choose_trump as medium_trump
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.rules import HAND_SIZE
@@ -88,8 +88,7 @@ def hand_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
     if know.players == 3:
         return _three_player_value(know, tricks, carry)
     me = know.side_of(know.seat)
-    by_side = [tricks, HAND_SIZE - tricks][:: 1 if me == 0 else -1]
-    score = score_hand(rules, by_side, know.side_of(know.chooser), announced, carry)
+    score = score_hand(rules, tricks_by_side(tricks, me), know.side_of(know.chooser), announced, carry)
     if score.side is None:
         return 0
     gain = score.tokens
@@ -134,9 +133,8 @@ def match_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
     """
     me = know.side_of(know.seat)
     target = know.rules.target
-    by_side = [tricks, HAND_SIZE - tricks][:: 1 if me == 0 else -1]
     return after_hand(know.rules, target - tokens[me], target - tokens[1 - me], carry,
-                      know.side_of(know.chooser), me, by_side, announced)
+                      know.side_of(know.chooser), me, tricks_by_side(tricks, me), announced)
 
 
 def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
@@ -154,8 +152,7 @@ def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
     need, their_need = rules.target - tokens[me], rules.target - tokens[1 - me]
 
     def chance(suit: int, spread: list[float]) -> float:
-        return sum(p * after_hand(rules, need, their_need, carry, me, me,
-                                  [t, HAND_SIZE - t][:: 1 if me == 0 else -1])
+        return sum(p * after_hand(rules, need, their_need, carry, me, me, tricks_by_side(t, me))
                    for t, p in enumerate(spread) if p)
 
     table = best_suit(hand)

@@ -47,6 +47,15 @@ def win_chance(rules: OmiRules, need: int, their_need: int, carry: int, choosing
     return _chance(rules.kapothi, min(need, MAX_NEED), min(their_need, MAX_NEED), carry, choosing)
 
 
+def tricks_by_side(tricks: int, side: int) -> list[int]:
+    """The tricks of side 0 and side 1 when side ``side`` ends a four-player hand with ``tricks``.
+
+    >>> tricks_by_side(3, 1)
+    [5, 3]
+    """
+    return [tricks, HAND_SIZE - tricks] if side == 0 else [HAND_SIZE - tricks, tricks]
+
+
 def after_hand(rules: OmiRules, need: int, their_need: int, carry: int, chooser_side: int,
                side: int, tricks: list[int], announced: int | None = None) -> float:
     """Side ``side``'s chance of winning the match once the hand in play ends with ``tricks``
@@ -72,6 +81,6 @@ def _chance(kapothi: str, need: int, their_need: int, carry: int, choosing: bool
     total = 0.0
     for chooser_won, p in enumerate(chooser_tricks()):
         if p:
-            tricks = [chooser_won, HAND_SIZE - chooser_won][:: 1 if choosing else -1]
+            tricks = tricks_by_side(chooser_won, chooser_side)
             total += p * after_hand(rules, need, their_need, carry, chooser_side, 0, tricks)
     return total
