@@ -16,18 +16,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 
 from bistrot.analysis.omi import judge_dd
-from bistrot.bots import make_bot
+from bistrot.bots import Bot, make_bot
 from bistrot.cli.options import parse_bot_options
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position
 from bistrot.omi.rules import HAND_SIZE
+from bistrot.omi.view import OmiView
 
 
-def losses_by_trick(bot: str, options: dict[str, object], first: int, deals: int) -> list[list[int]]:
-    """The tricks lost by each card ``bot`` chose with a choice, by trick index (0 to 7)."""
-    found: list[list[int]] = [[] for _ in range(HAND_SIZE)]
+def bot_choices(bot: str, options: dict[str, object], first: int,
+                deals: int) -> Iterator[tuple[OmiGame, Bot, OmiView, str]]:
+    """Each card ``bot`` chooses among two or more legal cards on fresh hands ``first .. first +
+    deals - 1`` (``OmiGame.new(rules, seed=i)``), ``bot`` in seats 0 and 2 and medium in seats 1 and
+    3 (bot seeds ``10 i + seat``): the game before the card, the bot, its view and its action."""
     for i in range(first, first + deals):
         game = OmiGame.new(OmiRules(), seed=i)
         players = [make_bot("omi", bot, seed=10 * i + s, **options) if s % 2 == 0
@@ -38,8 +42,15 @@ def losses_by_trick(bot: str, options: dict[str, object], first: int, deals: int
             view = game.view(seat)
             action = players[seat].act(view)
             if seat % 2 == 0 and action.startswith("play ") and game.legal_cards().bit_count() >= 2:
-                found[len(view["tricks"])].append(judge_dd(Position.from_game(game), action)[2])
+                yield game, players[seat], view, action
             game.apply(action, seat=seat)
+
+
+def losses_by_trick(bot: str, options: dict[str, object], first: int, deals: int) -> list[list[int]]:
+    """The tricks lost by each card ``bot`` chose with a choice, by trick index (0 to 7)."""
+    found: list[list[int]] = [[] for _ in range(HAND_SIZE)]
+    for game, _, view, action in bot_choices(bot, options, first, deals):
+        found[len(view["tricks"])].append(judge_dd(Position.from_game(game), action)[2])
     return found
 
 
