@@ -94,5 +94,5 @@ def test_command_line_table_and_workers(capsys):
 def test_command_line_errors():
     with pytest.raises(SystemExit, match="no Oti level"):
         main(["arena", "oti", "--bots", "medium,genius", "--games", "1"])
-    with pytest.raises(SystemExit, match="time_budget and iterations"):
+    with pytest.raises(SystemExit, match="time_budget, max_deals, iterations and infer"):
         main(["arena", "oti", "--bots", "hard,medium", "--option", "hard.depth=3"])

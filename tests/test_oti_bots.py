@@ -75,6 +75,9 @@ def test_bot_options_are_checked():
         HardOtiBot(time_budget=0)
     with pytest.raises(ValueError):
         HardOtiBot(iterations=0)
+    for max_deals in (10, 100.5):
+        with pytest.raises(ValueError, match="max_deals must be a whole number of at least 24"):
+            HardOtiBot(max_deals=max_deals)
 
 
 # ------------------------------------------------------------------ easy
@@ -205,6 +208,20 @@ def test_hard_deals_no_more_to_a_move_clearly_behind():
     assert lone_five < ace == aces  # the 5 dropped out of the race early; the aces went on
     assert sum(results[0]) / lone_five < min(sum(r) / len(r) for r in results[1:])
     assert HardOtiBot(seed=0, time_budget=10).act(view) in ("play AD", "play AD AC")
+
+
+def test_hard_deals_no_more_than_max_deals():
+    game = medium_game(TWO, 11)
+    medium = MediumOtiBot()
+    for _ in range(14):
+        game.apply(medium.act(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    options = candidates(view["legal"])
+    results = search(view, options, random.Random(0), time_budget=10, max_deals=48)
+    assert max(len(r) for r in results) == 48  # the two aces cannot be told apart: they ran to the cap
+    bot = HardOtiBot(seed=0, time_budget=10, max_deals=48)
+    bot.act(view)
+    assert bot.last_deals == 48
 
 
 def test_determinize_deals_only_unseen_cards_and_keeps_what_is_known():

@@ -9,7 +9,7 @@ default: one who shed a 9 on a 4 holds no 4, 6, 7 or 8, one who picked up held n
 same deals are used for every candidate (common random numbers; playouts run on value counts,
 :mod:`.fastsim`).  The deals are a race: a candidate the leader clearly beats on the same
 deals is dealt no more, so the close ones get the deals; it stops when one is left (or the
-rest cannot be told apart), when its time budget is spent (default 0.5 s) or after 800 deals
+rest cannot be told apart), when its time budget is spent (default 1 s) or after 1,200 deals
 (:func:`search`).  With ``iterations=N`` every candidate is played on exactly N deals: the
 reproducible mode for tests.  Of the candidates still in, the one with the most wins is played.
 
@@ -42,10 +42,11 @@ from bistrot.oti.game import OtiGame
 from bistrot.oti.rules import OtiRules
 from bistrot.oti.values import RANK_OF
 
-DEFAULT_BUDGET = 0.5
-MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 800, 8
+DEFAULT_BUDGET = 1.0
+MIN_DEALS, MAX_DEALS, CHECK_EVERY = 24, 1200, 8
 """With a time budget, candidates clearly behind drop out of the search from MIN_DEALS deals
-on (checked every CHECK_EVERY), and it never searches more than MAX_DEALS deals.  Most
+on (checked every CHECK_EVERY), and it never searches more than MAX_DEALS deals (option
+``max_deals``; the browser keeps 800 with its budget of 0.35 s, as measured there).  Most
 decisions are settled after 24 to 100 deals; only close ones go on, where more deals still pay
 (docs/oti.md, 2026-12-01 "More deals for close choices")."""
 CLEAR = 2.5
@@ -133,20 +134,25 @@ class HardOtiBot:
         time_budget: float = DEFAULT_BUDGET,
         iterations: int | None = None,
         infer: bool | int = True,
+        max_deals: int = MAX_DEALS,
         **options: Any,
     ) -> None:
         if options:
             unknown = ", ".join(sorted(options))
-            raise TypeError(f"the hard Oti bot takes time_budget and iterations, and infer; not {unknown}")
+            raise TypeError(
+                f"the hard Oti bot takes time_budget, max_deals, iterations and infer; not {unknown}")
         if infer not in (True, False):  # 1 and 0 too: the arena's --option reads numbers
             raise ValueError(f"infer is on (1) or off (0), not {infer!r}")
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        if max_deals != int(max_deals) or max_deals < MIN_DEALS:
+            raise ValueError(f"max_deals must be a whole number of at least {MIN_DEALS}, not {max_deals!r}")
         self.rng = random.Random(seed)
         self.time_budget = time_budget
         self.iterations = iterations
+        self.max_deals = int(max_deals)
         self.infer = bool(infer)
         """Whether the others' hands are dealt as their plays allow (see :func:`search`)."""
         self.medium = MediumOtiBot(seed)
@@ -167,7 +173,7 @@ class HardOtiBot:
 
     def _search(self, view: Mapping[str, Any], options: list[str], default: str) -> str:
         results = search(view, options, self.rng, iterations=self.iterations, time_budget=self.time_budget,
-                         infer=self.infer)
+                         infer=self.infer, max_deals=self.max_deals)
         self.last_deals = max(len(r) for r in results)
         preferred = choice_key(default)
         # among the options still in at the end (the longest lists), the most wins
@@ -177,7 +183,8 @@ class HardOtiBot:
 
 
 def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iterations: int | None = None,
-           time_budget: float = DEFAULT_BUDGET, infer: bool = False) -> list[list[float]]:
+           time_budget: float = DEFAULT_BUDGET, infer: bool = False,
+           max_deals: int = MAX_DEALS) -> list[list[float]]:
     """Each of ``options`` (moves of the play-phase ``view``) played to the end on the same
     random deals of the unseen cards (:func:`~.sampling.determinize`, from ``rng``): one list per
     option of its playouts' scores (1 a win, 0 a loss; see :func:`score`), deal by deal.
@@ -185,9 +192,9 @@ def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iter
     With ``iterations`` exactly that many deals for every option.  Otherwise a race: from
     :data:`MIN_DEALS` deals on (every :data:`CHECK_EVERY`), an option the leader beats clearly on
     the same deals (:func:`lead_z` at least :data:`CLEAR`), or by more than the deals left to
-    :data:`MAX_DEALS` could make up, is dropped and dealt no more (its list stays shorter: the
+    ``max_deals`` could make up, is dropped and dealt no more (its list stays shorter: the
     first deals); it stops when the options still in cannot be told apart, at ``time_budget``
-    seconds or at :data:`MAX_DEALS` deals.  The options still in have the longest lists.
+    seconds or at ``max_deals`` deals.  The options still in have the longest lists.
     With ``infer`` the others' hands are dealt as their plays so far allow if they follow
     medium's rules of thumb (:func:`~.sampling.hand_inference`).  Reads nothing but the view.
 
@@ -231,11 +238,11 @@ def search(view: Mapping[str, Any], options: list[str], rng: random.Random, iter
                     diff = results[i][-1] - results[j][-1]
                     sums[i][j] += diff
                     squares[i][j] += diff * diff
-            if time.perf_counter() >= deadline or deals >= MAX_DEALS:
+            if time.perf_counter() >= deadline or deals >= max_deals:
                 break
             if deals >= MIN_DEALS and deals % CHECK_EVERY == 0:
                 leader = max(active, key=lambda i: sums[i][active[0]])
-                left = MAX_DEALS - deals
+                left = max_deals - deals
                 active = [j for j in active if j == leader or (
                     sums[leader][j] <= left and lead_z(sums[leader][j], squares[leader][j], deals) < CLEAR)]
                 if all(squares[leader][j] == 0 for j in active):
