@@ -783,7 +783,10 @@ async def test_one_job_claims_an_analysis_until_it_is_done_or_stale(kit: Kit) ->
         result = {"game": "omi", "moves": [{"index": 3, "mark": "blunder", "loss": 1.25}], "players": {}}
         done = AnalysisRecord("t1", "done", 40, 40, result, "job-b", 230.0)
         assert await store.save_analysis(done)
-        # Done is done: never claimed again, however old.
+        # Done is done: a progress beat of the same job written after the result changes nothing
+        # (it once turned the result back into "running", lost), and it is never claimed again.
+        assert not await store.save_analysis(AnalysisRecord("t1", "running", 40, 40, None, "job-b", 231.0))
+        assert await store.load_analysis("t1") == done
         assert not await store.claim_analysis("t1", "job-c", now=10_000.0, stale_before=9_000.0)
         assert await store.load_analysis("t2") is None
     async with kit.store() as store:  # durable
@@ -795,5 +798,6 @@ async def test_a_failed_analysis_may_be_claimed_again_once_stale(kit: Kit) -> No
     async with kit.store() as store:
         assert await store.claim_analysis("t1", "job-a", now=100.0, stale_before=40.0)
         assert await store.save_analysis(AnalysisRecord("t1", "failed", 2, 40, None, "job-a", 101.0))
+        assert not await store.save_analysis(AnalysisRecord("t1", "running", 2, 40, None, "job-a", 101.5))
         assert not await store.claim_analysis("t1", "job-b", now=102.0, stale_before=42.0)
         assert await store.claim_analysis("t1", "job-b", now=300.0, stale_before=240.0)

@@ -337,10 +337,13 @@ RETURNING claim
 """
 )
 
-#: Where the job ``:claim`` stands; it changes nothing once another job has taken the row.
+#: Where the job ``:claim`` stands; it changes nothing once another job has taken the row, nor
+#: once the job has ended (done or failed): a progress beat that reaches the writer after the
+#: result must not turn a stored result back into "running".
 SAVE_ANALYSIS: TextClause = text(
     "UPDATE analyses SET status = :status, done = :done, total = :total, result = :result,"
     " updated_at = :now WHERE table_id = :table_id AND claim = :claim"
+    " AND status NOT IN ('done', 'failed')"
 ).bindparams(bindparam("result", type_=JSON))  # each dialect writes its JSON
 
 
