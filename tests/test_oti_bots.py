@@ -75,7 +75,7 @@ def test_bot_options_are_checked():
         HardOtiBot(time_budget=0)
     with pytest.raises(ValueError):
         HardOtiBot(iterations=0)
-    for max_deals in (10, 100.5):
+    for max_deals in (10, 100.5, "800", True):
         with pytest.raises(ValueError, match="max_deals must be a whole number of at least 24"):
             HardOtiBot(max_deals=max_deals)
 

@@ -147,7 +147,8 @@ class HardOtiBot:
             raise ValueError(f"time_budget must be positive seconds, not {time_budget!r}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
-        if max_deals != int(max_deals) or max_deals < MIN_DEALS:
+        whole = isinstance(max_deals, (int, float)) and not isinstance(max_deals, bool) and max_deals % 1 == 0
+        if not whole or max_deals < MIN_DEALS:
             raise ValueError(f"max_deals must be a whole number of at least {MIN_DEALS}, not {max_deals!r}")
         self.rng = random.Random(seed)
         self.time_budget = time_budget
