@@ -4,6 +4,7 @@ the hard player's search (reproducible with a fixed number of deals)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -195,13 +196,19 @@ def test_a_clear_lead_on_the_same_deals_is_needed_to_drop_a_move():
     assert _z(*[[float(noisy.random() < 0.5) for _ in range(30)] for _ in range(2)]) < CLEAR
 
 
-def test_hard_deals_no_more_to_a_move_clearly_behind():
+def _a_five_or_aces() -> tuple[dict[str, Any], list[str]]:
+    """A two-player view (medium's game, seed 11, 14 moves in) whose choices are a lone 5, an
+    ace, or two aces: the 5 is clearly worse, the aces cannot be told apart."""
     game = medium_game(TWO, 11)
     medium = MediumOtiBot()
     for _ in range(14):
         game.apply(medium.act(game.view(game.to_move)))
-    view = game.view(game.to_move)
-    options = candidates(view["legal"])
+    view = dict(game.view(game.to_move))
+    return view, candidates(view["legal"])
+
+
+def test_hard_deals_no_more_to_a_move_clearly_behind():
+    view, options = _a_five_or_aces()
     assert options == ["play 5C", "play AD", "play AD AC"]
     results = search(view, options, random.Random(0), time_budget=10)
     lone_five, ace, aces = (len(r) for r in results)
@@ -211,12 +218,7 @@ def test_hard_deals_no_more_to_a_move_clearly_behind():
 
 
 def test_hard_deals_no_more_than_max_deals():
-    game = medium_game(TWO, 11)
-    medium = MediumOtiBot()
-    for _ in range(14):
-        game.apply(medium.act(game.view(game.to_move)))
-    view = game.view(game.to_move)
-    options = candidates(view["legal"])
+    view, options = _a_five_or_aces()
     results = search(view, options, random.Random(0), time_budget=10, max_deals=48)
     assert max(len(r) for r in results) == 48  # the two aces cannot be told apart: they ran to the cap
     bot = HardOtiBot(seed=0, time_budget=10, max_deals=48)
