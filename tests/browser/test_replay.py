@@ -129,7 +129,9 @@ def step_through(page, name: str) -> dict:
 def test_finished_games_are_listed_and_replayed(server, pages, width, height):
     page = pages.new(width=width, height=height, mobile=width < 600)
     tag = f"{width}x{height}"
-    page.goto(server.base + "/play/omi?level=easy&target=1&name=Ama")
+    # A known deal: on a random one, the easy players now and then made no choice worth marking
+    # (CI saw it once).  On this one the analysis marks some of their choices.
+    page.goto(server.base + "/play/omi?level=easy&target=1&name=Ama&seed=0000-0000-001N")
     omi_driver.wait_for_turn(page)
     omi_table = table_id(page)
     omi_driver.play_until_over(page)
