@@ -1,7 +1,7 @@
 """How far Omi hard's double-dummy loss could fall with what it knows: its information bound.
 
     nice python bench/omi_information_bound.py --deals 100 --first 2000 [--layouts 200]
-        [--option mismatch=0.01]
+        [--option mismatch=0.01] [--partner-open] [--partner medium]
 
 Plays hard (seats 0 and 2) against medium as ``bench/omi_loss_by_trick.py`` does and, at each card
 hard chooses among two or more legal cards, draws ``--layouts`` layouts of the unseen cards from
@@ -17,6 +17,12 @@ Beside it: hard's real loss (its own choice, judged on the true layout, the aren
 the real loss of the card of most mean tricks.  If the beliefs are right, that last one is the
 bound plus the noise of the layouts.  A lower loss needs sharper beliefs (better inference),
 not more search.  ``--option NAME=VALUE`` sets hard's options, numbers read as numbers.
+
+``--partner-open`` gives the layouts the partner's real hand (the rest drawn as hard would):
+the bound of a player who knows it, which no signalling between partners can beat; the gap
+between the two bounds is what the partner's cards could still tell.  ``--partner LEVEL``
+seats another level as the partner (seat 2) and judges seat 0 alone: with ``medium``, whose
+play hard's model reads exactly, it shows what a partner who plays by known rules tells.
 """
 
 from __future__ import annotations
@@ -55,14 +61,14 @@ def information_loss(tricks: list[list[int]]) -> tuple[float, int]:
     return sum(max(row) for row in tricks) / len(tricks) - means[best], best
 
 
-def layouts_tricks(bot: HardOmiBot, view: OmiView, layouts: int,
-                   seed: int) -> tuple[list[int], list[list[int]]]:
+def layouts_tricks(bot: HardOmiBot, view: OmiView, layouts: int, seed: int,
+                   known: dict[int, int] | None = None) -> tuple[list[int], list[list[int]]]:
     """The legal cards of ``view`` and their tricks in each of ``layouts`` layouts drawn from
-    ``bot``'s own sampler and solved with its solver."""
+    ``bot``'s own sampler (the hands of ``known`` given) and solved with its solver."""
     know = Knowledge.from_view(view)
     assert know.trump is not None
     cards = [CARD_BY_NAME[a[5:]] for a in view["legal"] if a.startswith("play ")]
-    sampler = bot.sampler(know)
+    sampler = bot.sampler(know, known)
     rng = random.Random(f"{seed}:{view['hand_number']}:{len(view['tricks'])}:{len(view['trick'])}:"
                         f"{know.hand}")
     found: list[list[int]] = []
@@ -80,13 +86,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=2000, help="seed of the first deal")
     parser.add_argument("--layouts", type=int, default=200, help="layouts drawn per decision")
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for hard")
+    parser.add_argument("--partner-open", action="store_true",
+                        help="the layouts hold the partner's real hand: the bound of a player who "
+                             "knows it, as no signalling between partners can do better")
+    parser.add_argument("--partner", help="another level in seat 2 (only seat 0 is judged)")
     args = parser.parse_args(argv)
     options = parse_bot_options([f"hard.{o}" for o in args.option]).get("hard", {})
     rows = [{"cards": 0, "hard": 0, "most_tricks": 0, "bound": 0.0} for _ in range(HAND_SIZE)]
-    for game, bot, view, action in bot_choices("hard", options, args.first, args.deals):
+    for game, bot, view, action in bot_choices("hard", options, args.first, args.deals, args.partner):
         assert isinstance(bot, HardOmiBot)
         position = Position.from_game(game)
-        cards, tricks = layouts_tricks(bot, view, args.layouts, args.first)
+        partner = Knowledge.from_view(view).partner()
+        assert partner is not None  # four players
+        known = {partner: game.hands[partner]} if args.partner_open else None
+        cards, tricks = layouts_tricks(bot, view, args.layouts, args.first, known)
         bound, best = information_loss(tricks)
         row = rows[len(view["tricks"])]
         row["cards"] += 1
@@ -101,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
 
     keys = ("hard", "most_tricks", "bound")
     print(json.dumps({
-        "options": options, "deals": args.deals, "first": args.first, "layouts": args.layouts,
+        "options": options, "partner_open": args.partner_open, "partner": args.partner,
+        "deals": args.deals, "first": args.first, "layouts": args.layouts,
         "cards": chosen, **{key: per_card(key, rows) for key in keys},
         "by_trick": [{"trick": k + 1, "cards": r["cards"], **{key: per_card(key, [r]) for key in keys}}
                      for k, r in enumerate(rows)],

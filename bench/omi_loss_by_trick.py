@@ -27,21 +27,25 @@ from bistrot.omi.rules import HAND_SIZE
 from bistrot.omi.view import OmiView
 
 
-def bot_choices(bot: str, options: dict[str, object], first: int,
-                deals: int) -> Iterator[tuple[OmiGame, Bot, OmiView, str]]:
+def bot_choices(bot: str, options: dict[str, object], first: int, deals: int,
+                partner: str | None = None) -> Iterator[tuple[OmiGame, Bot, OmiView, str]]:
     """Each card ``bot`` chooses among two or more legal cards on fresh hands ``first .. first +
     deals - 1`` (``OmiGame.new(rules, seed=i)``), ``bot`` in seats 0 and 2 and medium in seats 1 and
-    3 (bot seeds ``10 i + seat``): the game before the card, the bot, its view and its action."""
+    3 (bot seeds ``10 i + seat``): the game before the card, the bot, its view and its action.
+    With ``partner``, that level plays seat 2 and only seat 0's choices are given."""
     for i in range(first, first + deals):
         game = OmiGame.new(OmiRules(), seed=i)
         players = [make_bot("omi", bot, seed=10 * i + s, **options) if s % 2 == 0
                    else make_bot("omi", "medium", seed=10 * i + s) for s in range(4)]
+        if partner is not None:
+            players[2] = make_bot("omi", partner, seed=10 * i + 2)
+        judged = (0,) if partner is not None else (0, 2)
         while not game.results:
             seat = game.to_move
             assert seat is not None
             view = game.view(seat)
             action = players[seat].act(view)
-            if seat % 2 == 0 and action.startswith("play ") and game.legal_cards().bit_count() >= 2:
+            if seat in judged and action.startswith("play ") and game.legal_cards().bit_count() >= 2:
                 yield game, players[seat], view, action
             game.apply(action, seat=seat)
 

@@ -215,3 +215,33 @@ def test_a_batch_of_samples_respects_the_counts_and_draws_from_one_pool() -> Non
         for h in hands:
             union |= h
         assert union == know.unseen | know.hand
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24))
+def test_a_known_hand_is_given_in_every_layout_and_the_rest_is_drawn_around_it(seed: int,
+                                                                               steps: int) -> None:
+    # The benches measure what knowing the partner's hand is worth: every layout must hold that
+    # hand exactly, the other hands must still be complete and consistent, and all the evidence
+    # (trump choice, plays, the model player) must still apply to the hands that are drawn.
+    game = OmiGame.new(OmiRules(), seed)
+    advance(game, steps)
+    seat = game.to_move
+    assert seat is not None
+    partner = (seat + 2) % 4
+    know = Knowledge.from_view(game.view(seat))
+    sampler = DealSampler(know, evidence=True, play_evidence=True, model=True,
+                          known={partner: game.hands[partner]})
+    assert sampler.others == [s for s in range(4) if s not in (seat, partner)]
+    assert sampler.evidence == (know.chooser not in (seat, partner))
+    for hands in sampler.sample_many(random.Random(seed), 8):
+        assert hands[partner] == game.hands[partner] and hands[seat] == know.hand
+        assert [h.bit_count() for h in hands] == know.counts
+        union = 0
+        for h in hands:
+            assert not union & h
+            union |= h
+        assert union == know.unseen | know.hand
+        for s in sampler.others:
+            assert not any(know.voids[s] >> suit & 1 and hands[s] & SUIT_MASKS[suit]
+                           for suit in range(4))

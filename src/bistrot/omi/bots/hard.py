@@ -262,10 +262,12 @@ class HardOmiBot:
             return best_suit(hand)
         return medium_trump(hand)
 
-    def sampler(self, know: Knowledge) -> DealSampler:
-        """The layouts this player draws for ``know``, with its evidence options."""
+    def sampler(self, know: Knowledge, known: Mapping[int, int] | None = None) -> DealSampler:
+        """The layouts this player draws for ``know``, with its evidence options; the hands of
+        ``known`` (``{seat: cards}``) are given, not drawn: the benches measure what that is
+        worth, the player itself never knows another hand."""
         return DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
-                           model=self.model, mismatch=self.mismatch, pool=self.pool)
+                           model=self.model, mismatch=self.mismatch, pool=self.pool, known=known)
 
     def evaluate(self, view: Mapping[str, Any], rng: random.Random,
                  know: Knowledge | None = None) -> CardValues:

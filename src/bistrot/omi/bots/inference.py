@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 from math import comb
 
@@ -76,10 +77,17 @@ class DealSampler:
     """Uniform layouts of the unseen cards given the counts and voids in ``know``."""
 
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
-                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3) -> None:
+                 play_evidence: bool = False, model: bool = False, mismatch: float = 0.3,
+                 known: Mapping[int, int] | None = None) -> None:
         self.know = know
-        self.others = [s for s in range(know.players) if s != know.seat]
-        self.suit_cards = [list(bits(know.unseen & SUIT_MASKS[s])) for s in range(4)]
+        #: Hands of other seats that are given, not drawn (``{seat: cards held now}``): what the
+        #: layouts would be if this seat could see them (the benches measure what that is worth).
+        self.known = dict(known or {})
+        hidden = know.unseen
+        for cards in self.known.values():
+            hidden &= ~cards
+        self.others = [s for s in range(know.players) if s != know.seat and s not in self.known]
+        self.suit_cards = [list(bits(hidden & SUIT_MASKS[s])) for s in range(4)]
         self.need = tuple(know.counts[s] for s in self.others)
         if sum(self.need) != sum(len(c) for c in self.suit_cards):
             raise ValueError("the hand counts do not add up to the unseen cards")
@@ -95,7 +103,7 @@ class DealSampler:
             self._opts.clear()
         chooser = know.chooser
         self.evidence = (
-            evidence and know.players == 4 and know.trump is not None and chooser != know.seat
+            evidence and know.players == 4 and know.trump is not None and chooser in self.others
         )
         self.pool = pool
         self._chooser_index = self.others.index(chooser) if self.evidence else -1
@@ -174,10 +182,7 @@ class DealSampler:
         if self.evidence:
             weight *= self._trump_weight(hands, rng)
         if self.model is not None:
-            full = [0] * self.know.players
-            for i, seat in enumerate(self.others):
-                full[seat] = hands[i]
-            weight *= self.model.weight(full)
+            weight *= self.model.weight(self._layout(hands))
         return weight
 
     def _trump_weight(self, hands: list[int], rng: random.Random) -> float:
@@ -204,14 +209,17 @@ class DealSampler:
             pool = [self._uniform(rng) for _ in range(k * self.pool)]
             weights = [self._weight(h, rng) for h in pool]
             chosen = _systematic(rng, pool, weights, k)
-        layouts = []
-        for others in chosen:
-            hands = [0] * self.know.players
-            hands[self.know.seat] = self.know.hand
-            for i, seat in enumerate(self.others):
-                hands[seat] = others[i]
-            layouts.append(hands)
-        return layouts
+        return [self._layout(others) for others in chosen]
+
+    def _layout(self, others: list[int]) -> list[int]:
+        """Every seat's hand, from the drawn hands of :attr:`others` (in that order)."""
+        hands = [0] * self.know.players
+        hands[self.know.seat] = self.know.hand
+        for seat, cards in self.known.items():
+            hands[seat] = cards
+        for i, seat in enumerate(self.others):
+            hands[seat] = others[i]
+        return hands
 
 
 def _systematic(rng: random.Random, pool: list[list[int]], weights: list[float], k: int) -> list[list[int]]:
@@ -287,7 +295,7 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, 
                     if s == seat:
                         later |= 1 << c
             cards &= know.unseen
-            if cards and not cards & later:
+            if cards and not cards & later and seat in others:
                 events.append((others.index(seat), cards, likelihood))
         gone |= _cards_of(trick)
     return events
@@ -311,7 +319,7 @@ def _lead_lengths(know: Knowledge, others: list[int]) -> list[tuple[int, int, in
         suit = card // SUIT_BITS
         left = SUIT_MASKS[suit] & know.rules.deck & ~gone
         top = left.bit_length() - 1
-        if seat != know.seat and suit != trump and card != top:
+        if seat in others and suit != trump and card != top:
             played = 0
             for t in know.history[k:]:
                 for s, c in t:
