@@ -266,7 +266,7 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, 
         led = trick[0][1] // SUIT_BITS
         for i in range(1, len(trick)):
             seat, card = trick[i]
-            if seat == know.seat:
+            if seat not in others:  # this seat, or a hand that is given, not drawn
                 continue
             suit = card // SUIT_BITS
             winner, best = trick_winner(trick[:i], trump)
@@ -295,7 +295,7 @@ def _passed_up_wins(know: Knowledge, others: list[int]) -> list[tuple[int, int, 
                     if s == seat:
                         later |= 1 << c
             cards &= know.unseen
-            if cards and not cards & later and seat in others:
+            if cards and not cards & later:
                 events.append((others.index(seat), cards, likelihood))
         gone |= _cards_of(trick)
     return events
