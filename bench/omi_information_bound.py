@@ -1,7 +1,7 @@
 """How far Omi hard's double-dummy loss could fall with what it knows: its information bound.
 
     nice python bench/omi_information_bound.py --deals 100 --first 2000 [--layouts 200]
-        [--option mismatch=0.01] [--partner-open] [--partner medium]
+        [--option mismatch=0.01] [--partner-open [--partner-suits side]] [--partner medium]
 
 Plays hard (seats 0 and 2) against medium as ``bench/omi_loss_by_trick.py`` does and, at each card
 hard chooses among two or more legal cards, draws ``--layouts`` layouts of the unseen cards from
@@ -20,7 +20,9 @@ not more search.  ``--option NAME=VALUE`` sets hard's options, numbers read as n
 
 ``--partner-open`` gives the layouts the partner's real hand (the rest drawn as hard would):
 the bound of a player who knows it, which no signalling between partners can beat; the gap
-between the two bounds is what the partner's cards could still tell.  ``--partner LEVEL``
+between the two bounds is what the partner's cards could still tell.  With ``--partner-suits
+trump`` (or ``side``) only the partner's trumps (or its other suits) are given: which of its
+cards that information is in.  ``--partner LEVEL``
 seats another level as the partner (seat 2) and judges seat 0 alone: with ``medium``, whose
 play hard's model reads exactly, it shows what a partner who plays by known rules tells.
 """
@@ -34,9 +36,10 @@ import sys
 from pathlib import Path
 
 from bistrot.analysis.omi import judge_dd
-from bistrot.cards import CARD_BY_NAME, CARD_NAMES
+from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_MASKS
 from bistrot.cli.options import parse_bot_options
 from bistrot.omi.bots.hard import HardOmiBot
+from bistrot.omi.bots.inference import ALL_SUITS
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.dd import Position
 from bistrot.omi.rules import HAND_SIZE
@@ -62,13 +65,15 @@ def information_loss(tricks: list[list[int]]) -> tuple[float, int]:
 
 
 def layouts_tricks(bot: HardOmiBot, view: OmiView, layouts: int, seed: int,
-                   known: dict[int, int] | None = None) -> tuple[list[int], list[list[int]]]:
+                   known: dict[int, int] | None = None,
+                   known_suits: dict[int, int] | None = None) -> tuple[list[int], list[list[int]]]:
     """The legal cards of ``view`` and their tricks in each of ``layouts`` layouts drawn from
-    ``bot``'s own sampler (the hands of ``known`` given) and solved with its solver."""
+    ``bot``'s own sampler (the hands of ``known`` given, only their ``known_suits`` if set) and
+    solved with its solver."""
     know = Knowledge.from_view(view)
     assert know.trump is not None
     cards = [CARD_BY_NAME[a[5:]] for a in view["legal"] if a.startswith("play ")]
-    sampler = bot.sampler(know, known)
+    sampler = bot.sampler(know, known, known_suits)
     rng = random.Random(f"{seed}:{view['hand_number']}:{len(view['tricks'])}:{len(view['trick'])}:"
                         f"{know.hand}")
     found: list[list[int]] = []
@@ -89,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--partner-open", action="store_true",
                         help="the layouts hold the partner's real hand: the bound of a player who "
                              "knows it, as no signalling between partners can do better")
+    parser.add_argument("--partner-suits", choices=("trump", "side"),
+                        help="with --partner-open, give only the partner's trumps or only its "
+                             "other suits: which of its cards the information is in")
     parser.add_argument("--partner", help="another level in seat 2 (only seat 0 is judged)")
     args = parser.parse_args(argv)
     options = parse_bot_options([f"hard.{o}" for o in args.option]).get("hard", {})
@@ -96,10 +104,18 @@ def main(argv: list[str] | None = None) -> int:
     for game, bot, view, action in bot_choices("hard", options, args.first, args.deals, args.partner):
         assert isinstance(bot, HardOmiBot)
         position = Position.from_game(game)
-        partner = Knowledge.from_view(view).partner()
+        know = Knowledge.from_view(view)
+        partner = know.partner()
         assert partner is not None  # four players
         known = {partner: game.hands[partner]} if args.partner_open else None
-        cards, tricks = layouts_tricks(bot, view, args.layouts, args.first, known)
+        known_suits = None
+        if known and args.partner_suits:
+            assert know.trump is not None
+            trump = 1 << know.trump
+            suits = trump if args.partner_suits == "trump" else ALL_SUITS & ~trump
+            known_suits = {partner: suits}
+            known[partner] &= sum((SUIT_MASKS[s] for s in range(4) if suits >> s & 1), 0)
+        cards, tricks = layouts_tricks(bot, view, args.layouts, args.first, known, known_suits)
         bound, best = information_loss(tricks)
         row = rows[len(view["tricks"])]
         row["cards"] += 1
@@ -114,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
 
     keys = ("hard", "most_tricks", "bound")
     print(json.dumps({
-        "options": options, "partner_open": args.partner_open, "partner": args.partner,
+        "options": options, "partner_open": args.partner_open, "partner_suits": args.partner_suits,
+        "partner": args.partner,
         "deals": args.deals, "first": args.first, "layouts": args.layouts,
         "cards": chosen, **{key: per_card(key, rows) for key in keys},
         "by_trick": [{"trick": k + 1, "cards": r["cards"], **{key: per_card(key, [r]) for key in keys}}

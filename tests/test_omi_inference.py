@@ -245,3 +245,30 @@ def test_a_known_hand_is_given_in_every_layout_and_the_rest_is_drawn_around_it(s
         for s in sampler.others:
             assert not any(know.voids[s] >> suit & 1 and hands[s] & SUIT_MASKS[suit]
                            for suit in range(4))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), suits=st.integers(1, 0b1110))
+def test_known_suits_of_a_hand_are_given_and_its_other_suits_drawn(seed: int, steps: int,
+                                                                   suits: int) -> None:
+    # The bound bench asks which of the partner's cards the information is in by giving only
+    # some suits of its hand: those must be exactly its cards of them in every layout, its other
+    # suits drawn like any other hand (its count kept, nothing more of a given suit).
+    game = OmiGame.new(OmiRules(), seed)
+    advance(game, steps)
+    seat = game.to_move
+    assert seat is not None
+    partner = (seat + 2) % 4
+    know = Knowledge.from_view(game.view(seat))
+    given = sum((SUIT_MASKS[s] for s in range(4) if suits >> s & 1), 0)
+    sampler = DealSampler(know, evidence=True, play_evidence=True, model=True,
+                          known={partner: game.hands[partner] & given}, known_suits={partner: suits})
+    assert partner in sampler.others
+    for hands in sampler.sample_many(random.Random(seed), 8):
+        assert hands[partner] & given == game.hands[partner] & given
+        assert [h.bit_count() for h in hands] == know.counts
+        union = 0
+        for h in hands:
+            assert not union & h
+            union |= h
+        assert union == know.unseen | know.hand

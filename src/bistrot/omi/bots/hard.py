@@ -262,12 +262,14 @@ class HardOmiBot:
             return best_suit(hand)
         return medium_trump(hand)
 
-    def sampler(self, know: Knowledge, known: Mapping[int, int] | None = None) -> DealSampler:
+    def sampler(self, know: Knowledge, known: Mapping[int, int] | None = None,
+                known_suits: Mapping[int, int] | None = None) -> DealSampler:
         """The layouts this player draws for ``know``, with its evidence options; the hands of
-        ``known`` (``{seat: cards}``) are given, not drawn: the benches measure what that is
-        worth, the player itself never knows another hand."""
+        ``known`` (``{seat: cards}``) are given, not drawn (only the suits of ``known_suits``, if
+        set): the benches measure what that is worth, the player itself never knows another hand."""
         return DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
-                           model=self.model, mismatch=self.mismatch, pool=self.pool, known=known)
+                           model=self.model, mismatch=self.mismatch, pool=self.pool, known=known,
+                           known_suits=known_suits)
 
     def evaluate(self, view: Mapping[str, Any], rng: random.Random,
                  know: Knowledge | None = None) -> CardValues:

@@ -55,6 +55,7 @@ DISCARD_TOP = 0.5
 #: A low lead in a side suit comes from length: a layout is weighted by the leader's length in
 #: that suit at the time, to this power.
 LEAD_POWER = 1.0
+ALL_SUITS = 0b1111
 
 
 @cache
@@ -78,27 +79,35 @@ class DealSampler:
 
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
                  play_evidence: bool = False, model: bool = False, mismatch: float = 0.3,
-                 known: Mapping[int, int] | None = None) -> None:
+                 known: Mapping[int, int] | None = None,
+                 known_suits: Mapping[int, int] | None = None) -> None:
         self.know = know
         #: Hands of other seats that are given, not drawn (``{seat: cards held now}``): what the
         #: layouts would be if this seat could see them (the benches measure what that is worth).
+        #: With ``known_suits`` (``{seat: suits}``, a bit per suit) only those suits of the seat's
+        #: hand are given (``known`` holds its cards of them) and the rest is drawn.
         self.known = dict(known or {})
+        shown = {seat: (known_suits or {}).get(seat, ALL_SUITS) for seat in self.known}
+        self.partial = {seat: cards for seat, cards in self.known.items() if shown[seat] != ALL_SUITS}
         hidden = know.unseen
         for cards in self.known.values():
             hidden &= ~cards
-        self.others = [s for s in range(know.players) if s != know.seat and s not in self.known]
+        self.others = [s for s in range(know.players)
+                       if s != know.seat and (s not in self.known or s in self.partial)]
         self.suit_cards = [list(bits(hidden & SUIT_MASKS[s])) for s in range(4)]
-        self.need = tuple(know.counts[s] for s in self.others)
+        self.need = tuple(know.counts[s] - self.partial.get(s, 0).bit_count() for s in self.others)
         if sum(self.need) != sum(len(c) for c in self.suit_cards):
             raise ValueError("the hand counts do not add up to the unseen cards")
         self.allowed = [
-            tuple(not know.voids[o] >> suit & 1 for o in self.others) for suit in range(4)
+            tuple(not (know.voids[o] | shown.get(o, 0)) >> suit & 1 for o in self.others)
+            for suit in range(4)
         ]
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._opts: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
         if self._count(0, self.need) == 0:
             # Voids cannot all be honoured (they always can in a real game); drop them.
-            self.allowed = [tuple(True for _ in self.others) for _ in range(4)]
+            self.allowed = [tuple(not shown.get(o, 0) >> suit & 1 for o in self.others)
+                            for suit in range(4)]
             self._ways.clear()
             self._opts.clear()
         chooser = know.chooser
@@ -173,6 +182,8 @@ class DealSampler:
         return hands
 
     def _weight(self, hands: list[int], rng: random.Random) -> float:
+        if self.partial:
+            hands = [h | self.partial.get(seat, 0) for h, seat in zip(hands, self.others, strict=True)]
         weight = 1.0
         for index, cards, likelihood in self.events:
             if hands[index] & cards:
@@ -218,7 +229,7 @@ class DealSampler:
         for seat, cards in self.known.items():
             hands[seat] = cards
         for i, seat in enumerate(self.others):
-            hands[seat] = others[i]
+            hands[seat] = others[i] | self.partial.get(seat, 0)
         return hands
 
 
