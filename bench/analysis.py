@@ -18,8 +18,9 @@ Aims (issue 14): an Omi hand <= 2 s on one core with DDS, <= 15 s with the built
 
 ``--browser`` times instead the analysis of games of the device in the page's own Web Worker,
 under headless Chromium and Pyodide, through the very path the replay page takes
-(``localAnalysis`` of js/offline.js, the worker's ``analyze`` operation, ``LocalRoom.analyze``:
-the built-in solver and the browser's number of layouts).  Each game is the same first hand of a
+(``localAnalysis`` of js/offline.js, in its analysis worker, ``analyze_device_record``: the
+built-in solver and the browser's number of layouts; the worker's start, which the player waits
+for too, is counted: it starts for each analysis).  Each game is the same first hand of a
 medium players' match, kept as a finished game of the device (a match to 1 token: hands that
 carry at 4 : 4 are skipped), put in the device's database as the worker stores its games.  Each
 hand is also analysed here, by CPython, through ``LocalRoom.analyze`` just before the browser

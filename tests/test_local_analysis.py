@@ -1,5 +1,6 @@
-"""The analysis of a game of this device (issue 14): :meth:`bistrot.local.LocalRoom.analyze`, what
-the offline worker's ``analyze`` operation runs under Pyodide, is the analysis library's own
+"""The analysis of a game of this device (issue 14): :meth:`bistrot.local.LocalRoom.analyze` and
+:meth:`bistrot.local.JsonRoom.analyze_record`, what the page's analysis worker runs under Pyodide
+on the record the playing worker gives, are the analysis library's own
 (:func:`bistrot.analysis.analyze_record` of the game's record) with the built-in solver, the
 browser's number of layouts and seed 0; refused before the end, as the replay; computed once."""
 
@@ -40,8 +41,11 @@ def test_an_unfinished_game_is_not_analysed_with_the_replay_s_refusal() -> None:
     host = JsonRoom(browser=True)
     host.room = room
     refusal = {"code": "not_over", "message": not_over().message}
-    assert json.loads(host.analyze(table.id, None))["error"] == refusal
-    assert json.loads(host.analyze("local-nope", None))["error"]["code"] == "unknown_table"
+    # The page's analysis worker is given the record by the playing worker, which refuses it.
+    assert json.loads(host.record(table.id))["error"] == refusal
+    assert json.loads(host.record("local-nope"))["error"]["code"] == "unknown_table"
+    for text in ("", "hello", '[Game "Chess"]', table.game.record()[:40]):
+        assert json.loads(JsonRoom.analyze_record(text))["error"]["code"] == "bad_record"
 
 
 def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
@@ -63,7 +67,7 @@ def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
     assert len(calls) == total
 
 
-def test_an_omi_game_uses_the_browser_s_layouts_and_the_json_host_reports_progress(
+def test_an_omi_game_uses_the_browser_s_layouts_and_the_analysis_worker_s_call_reports_progress(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The browser's number of layouts, made small so the whole match is judged in a moment: the
@@ -75,9 +79,10 @@ def test_an_omi_game_uses_the_browser_s_layouts_and_the_json_host_reports_progre
     host.room = LocalRoom(host.room.bot_options)
     json.loads(host.load(json.dumps(table.record())))  # as the worker brings a stored game back
     calls: list[tuple[int, int]] = []
-    found = json.loads(host.analyze(table.id, lambda done, total: calls.append((done, total))))
+    record = json.loads(host.record(table.id))["record"]  # what the analysis worker is given
+    found = json.loads(JsonRoom.analyze_record(record, lambda done, total: calls.append((done, total))))
     expected = analyze_record(record_of(table), 3, 0, solver="python").to_dict()
     assert found == json.loads(json.dumps(expected))
     assert found["samples"] == 3 and found["moves"][0]["kind"] == "trump"
     assert calls[-1] == (len(found["moves"]), len(found["moves"])) and len(calls) == len(found["moves"])
-    assert json.loads(host.analyze(table.id, None)) == found and len(calls) == len(found["moves"])
+    assert room.analyze(table.id) == found  # the Python host's own, the same

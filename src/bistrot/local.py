@@ -285,14 +285,7 @@ class LocalRoom:
         """
         found = self.analyses.get(table_id)
         if found is None:
-            # Imported when first needed: the worker's start, which the player waits for, skips it.
-            from bistrot.analysis import analyze_record, default_samples
-
-            text = self.record_text(table_id)
-            table = self.tables[table_id]
-            samples = default_samples(table.table.game, ANALYSIS_SOLVER, table.players, browser=True)
-            found = analyze_record(text, samples, progress=progress, solver=ANALYSIS_SOLVER).to_dict()
-            self.analyses[table_id] = found
+            found = self.analyses[table_id] = analyze_device_record(self.record_text(table_id), progress)
         return found
 
     # ------------------------------------------------------------------ connections
@@ -414,6 +407,25 @@ class LocalRoom:
         return [] if action is None else self.bot_play(table_id, seq, action)
 
 
+def analyze_device_record(text: str, progress: Progress | None = None) -> dict[str, Any]:
+    """The analysis of a game's record as a device makes it, :meth:`bistrot.analysis.Analysis.to_dict`:
+    the built-in solver, the browser's layouts (``default_samples(..., browser=True)``), the
+    default seed, ``progress(done, total)`` after each decision; ``ValueError`` for a bad record.
+
+    >>> from bistrot.oti import OtiGame, OtiRules
+    >>> game = OtiGame.new(OtiRules(players=2), seed=3)
+    >>> found = analyze_device_record(game.record())
+    >>> found["moves"], found["over"]  # no choice made yet: nothing judged
+    ([], False)
+    """
+    # Imported when first needed: the worker's start, which the player waits for, skips it.
+    from bistrot.analysis import analyze_record, default_samples
+    from bistrot.analysis.load import game_entry
+
+    samples = default_samples(game_entry(text).name, ANALYSIS_SOLVER, browser=True)
+    return analyze_record(text, samples, progress=progress, solver=ANALYSIS_SOLVER).to_dict()
+
+
 class JsonRoom:
     """:class:`LocalRoom` behind JSON texts: what the Web Worker calls (docs/offline.md).
 
@@ -500,10 +512,24 @@ class JsonRoom:
             lambda: {"record": self.room.record_text(table_id), "game": self.room.tables[table_id].table.game}
         )
 
-    def analyze(self, table_id: str, progress: Progress | None = None) -> str:
-        """The analysis of a finished game (:meth:`LocalRoom.analyze`); ``progress(done, total)``
-        is the worker's function that posts it to the page."""
-        return self._answer(lambda: self.room.analyze(table_id, progress))
+    @classmethod
+    def analyze_record(cls, text: str, progress: Progress | None = None) -> str:
+        """The analysis of a game's record as the device makes it (:func:`analyze_device_record`):
+        what the page's analysis worker calls, beside the worker that plays, so that play goes on
+        while it runs; ``progress(done, total)`` is the worker's function that posts it to the
+        page; ``{"error": ...}`` (code ``bad_record``) for a text that is not a record.
+
+        >>> json.loads(JsonRoom.analyze_record("hello"))["error"]["code"]
+        'bad_record'
+        """
+        def run() -> dict[str, Any]:
+            try:
+                return analyze_device_record(text, progress)
+            except ValueError as err:
+                raise LocalError("bad_record", f"this game cannot be analysed: {err}") from err
+
+        return cls._answer(run)
+
 
     def dirty(self) -> str:
         """The records and summaries to store."""

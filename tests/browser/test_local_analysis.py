@@ -1,9 +1,10 @@
 """The analysis of a game of this device, in real headless Chromium (issue 14, docs/offline.md):
-a finished Oti game played offline against the computer is analysed in the page's Web Worker
+a finished Oti game played offline against the computer is analysed in a Web Worker of its own
 (Pyodide, the built-in solver) through ``localAnalysis`` of js/offline.js, the call the replay
-page makes, with progress along the way; the answer is the one CPython computes from the game's
-record, and it is kept on the device: asked again, even from a reloaded page with a new worker,
-it comes back with nothing computed, and ``localAnalysisStored`` reads it without the worker;
+page makes, with progress along the way, while the device's play goes on; the answer is the one
+CPython computes from the game's record, and it is kept on the device: asked again, even from a
+reloaded page with new workers, it comes back with nothing computed, and
+``localAnalysisStored`` reads it without any worker;
 forgetting the game forgets it. The replay page shows the kept analysis, and computes it when
 asked, with its progress.
 """
@@ -29,6 +30,16 @@ ANALYSE_JS = """async (table) => {
   const analysis = await localAnalysis(table, (p) => seen.push(p));
   seen.push('answer');
   return {before, seen, analysis, stored: await localAnalysisStored(table)};
+}"""
+# Asks for the analysis and, while it runs, opens a new table on the device: the order in which
+# the two answers came.
+BESIDE_JS = """async (table) => {
+  const { localAnalysis, createLocalTable } = await import('/static/js/offline.js');
+  const order = [];
+  const analysed = localAnalysis(table).then((analysis) => { order.push('analysis'); return analysis; });
+  await createLocalTable({game: 'oti', mode: 'hotseat', rules: {players: 2}});
+  order.push('table');
+  return {order, analysis: await analysed};
 }"""
 RECORD_JS = """async (table) => (await import('/static/js/offline.js')).localRecord(table)"""
 FORGET_JS = """async (table) => {
@@ -78,6 +89,11 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     # Asked again: the stored answer, nothing computed.
     again = page.evaluate(ANALYSE_JS, table)
     assert again["seen"] == ["answer"] and again["before"] == again["analysis"] == analysis
+    # Computed again (its copy dropped), it runs in a worker of its own: the device's play does
+    # not wait for it, a table opened meanwhile is answered first.
+    page.evaluate(DROP_JS, table)
+    beside = page.evaluate(BESIDE_JS, table)
+    assert beside == {"order": ["table", "analysis"], "analysis": analysis}
     # A new page (a new worker, nothing in its memory): still kept on the device.
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=offline-note]")

@@ -7,16 +7,16 @@
 // with timers. Everything a table decides (rules, seats, acks, who moves and when) is the Python
 // table core's (bistrot.tablecore), the very one the server hosts.
 //
-// Page -> worker: {rid, op: "create"|"rematch"|"connect"|"send"|"close"|"replay"|"record"|"analyze", ...}
-// Worker -> page: {rid, ok, result|error} answers, {rid, progress: {done, total}} while an
-// analysis runs, and {conn, msg} protocol messages.
+// Page -> worker: {rid, op: "create"|"rematch"|"connect"|"send"|"close"|"replay"|"record", ...}
+// Worker -> page: {rid, ok, result|error} answers and {conn, msg} protocol messages. A finished
+// game's analysis runs in a worker of its own (js/analysis-worker.js), so play never waits for it.
 //
 // IndexedDB "bistrot": store "games" holds each game's record (rules, SEED, seats, actions: it
 // reveals every hand, so only this worker reads it), store "saved" a summary without cards or
-// seed for the home page's list; IndexedDB "bistrot-analyses" each finished game's analysis
-// (js/devicedb.js).
+// seed for the home page's list (js/devicedb.js).
 
-import { openAnalysesDb, openDeviceDb, readAnalysis, writeAnalysis } from "./devicedb.js";
+import { openDeviceDb } from "./devicedb.js";
+import { bootPyodide } from "./pyodide-boot.js";
 
 let room = null;              // the Python JsonRoom
 let booting = null;           // the promise of Pyodide + bistrot being ready
@@ -28,8 +28,6 @@ const lastChange = new Map(); // table id -> time of the last stored action
 
 let dbPromise = null;  // one connection for the worker's life
 const db = () => (dbPromise ??= openDeviceDb());
-let analysesPromise = null;
-const analysesDb = () => (analysesPromise ??= openAnalysesDb());
 
 async function storeRecords(items) {
   if (!items.length) return;
@@ -60,16 +58,7 @@ async function loadRecord(id) {
 
 async function boot() {
   const started = performance.now();
-  const config = await (await fetch("/offline/config.json")).json();
-  const { loadPyodide } = await import(config.pyodide + "pyodide.mjs");
-  const [pyodide, wheel] = await Promise.all([
-    loadPyodide({ indexURL: config.pyodide, fullStdLib: false }),
-    fetch(config.wheel).then((r) => {
-      if (!r.ok) throw new Error(`cannot load ${config.wheel}: HTTP ${r.status}`);
-      return r.arrayBuffer();
-    }),
-  ]);
-  pyodide.unpackArchive(wheel, "wheel");
+  const pyodide = await bootPyodide();
   pyodide.runPython("from bistrot.local import JsonRoom\nroom = JsonRoom(browser=True)");
   room = pyodide.globals.get("room");
   return Math.round(performance.now() - started);
@@ -205,20 +194,6 @@ const ops = {
   async record({ table }) {
     await ensureTable(table);
     return parse(room.record(table));
-  },
-  // A finished game's analysis (bistrot.local.LocalRoom.analyze), computed once and kept on the
-  // device. Python runs it in one go: the queue (device play included) waits meanwhile.
-  async analyze({ table }, rid) {
-    const stored = await analysesDb().then((d) => readAnalysis(d, table)).catch(() => null);
-    if (stored) return stored;
-    await ensureTable(table);
-    const analysis = parse(room.analyze(table, (done, total) => postMessage({ rid, progress: { done, total } })));
-    try {
-      await writeAnalysis(await analysesDb(), table, analysis);
-    } catch (error) {  // not kept (storage full, private browsing): still the answer
-      reportError(`the analysis could not be saved on this device: ${error?.message || error}`);
-    }
-    return analysis;
   },
   async boot() {
     return { ms: await ready() };

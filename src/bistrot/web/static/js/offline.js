@@ -94,6 +94,22 @@ const connections = new Map();  // conn id -> {onMessage}
 const bootListeners = new Set();
 let booted = null;  // {ok, ms} | {ok: false, message}
 
+/** A worker's reply to a request of `pending`: true if `data` was one. */
+function settle(pending, data) {
+  if (data.rid === undefined) return false;
+  if (data.progress !== undefined) {
+    pending.get(data.rid)?.onProgress?.(data.progress);  // a step of a long job: not its answer
+    return true;
+  }
+  const waiting = pending.get(data.rid);
+  pending.delete(data.rid);
+  if (waiting) {
+    if (data.ok) waiting.resolve(data.result);
+    else waiting.reject(Object.assign(new Error(data.error.message), { code: data.error.code }));
+  }
+  return true;
+}
+
 function startWorker() {
   if (worker) return worker;
   worker = new Worker("/static/js/offline-worker.js", { type: "module", name: "bistrot-offline" });
@@ -101,14 +117,8 @@ function startWorker() {
     const data = event.data || {};
     if (data.conn !== undefined) {
       connections.get(data.conn)?.onMessage(data.msg);
-    } else if (data.rid !== undefined && data.progress !== undefined) {
-      pending.get(data.rid)?.onProgress?.(data.progress);  // a step of a long job: not its answer
-    } else if (data.rid !== undefined) {
-      const waiting = pending.get(data.rid);
-      pending.delete(data.rid);
-      if (!waiting) return;
-      if (data.ok) waiting.resolve(data.result);
-      else waiting.reject(Object.assign(new Error(data.error.message), { code: data.error.code }));
+    } else if (settle(pending, data)) {
+      // an answer, or a step of one
     } else if (data.event === "ready" || data.event === "failed") {
       booted = data.event === "ready" ? { ok: true, ms: data.ms } : { ok: false, message: data.message };
       if (booted.ok) console.info(`bistrot: the card room of this device started in ${data.ms} ms`);
@@ -166,11 +176,48 @@ export const localReplay = (table) => call("replay", { table });
 /** The record of a finished game of this device: {record, game}. */
 export const localRecord = (table) => call("record", { table });
 
+// The analysis worker (js/analysis-worker.js): started when an analysis is asked for, ended when
+// none is left, so its Python is in memory only while it works.
+let analyst = null;
+const analyses = new Map();  // request id -> {resolve, reject, onProgress}
+
+function analysisCall(job, onProgress) {
+  if (!analyst) {
+    analyst = new Worker("/static/js/analysis-worker.js", { type: "module", name: "bistrot-analysis" });
+    analyst.onmessage = (event) => {
+      const data = event.data || {};
+      if (!settle(analyses, data) && data.event === "error") console.error("bistrot analysis worker:", data.message);
+      if (!analyses.size) {
+        analyst.terminate();
+        analyst = null;
+      }
+    };
+    analyst.onerror = (event) => {
+      const message = event.message || "the analysis could not start";
+      for (const [, waiting] of analyses) waiting.reject(new Error(message));
+      analyses.clear();
+      analyst.terminate();
+      analyst = null;
+    };
+  }
+  const rid = ++nextId;
+  return new Promise((resolve, reject) => {
+    analyses.set(rid, { resolve, reject, onProgress });
+    analyst.postMessage({ rid, ...job });
+  });
+}
+
 /** The analysis of a finished game of this device: the same object as the server's analysis
- * `result` (bistrot.analysis.Analysis.to_dict()). Computed in the worker with the built-in solver
- * the first time, `onProgress({done, total})` after each decision judged, then kept on the device
- * and answered at once. Refused before the end (code not_over). Device play waits meanwhile. */
-export const localAnalysis = (table, onProgress = null) => call("analyze", { table }, onProgress);
+ * `result` (bistrot.analysis.Analysis.to_dict()). Computed with the built-in solver the first
+ * time, in a worker of its own so that play on the device goes on meanwhile, `onProgress({done,
+ * total})` after each decision judged; then kept on the device and answered at once. Refused
+ * before the end (code not_over). */
+export async function localAnalysis(table, onProgress = null) {
+  const stored = await localAnalysisStored(table);
+  if (stored) return stored;
+  const { record } = await call("record", { table });  // the playing worker keeps the games
+  return analysisCall({ table, record }, onProgress);
+}
 
 /** The analysis of a game of this device if one is kept, else null: read from the device's
  * database at once, without the worker (which may be busy, or not started). */
