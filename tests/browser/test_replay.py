@@ -37,6 +37,15 @@ REPLAY_JS = """() => {
 }"""
 
 # Every control of the replay inside the window (a phone too).
+# The replay's controls and its whole table are within the screen, the page not scrolled.
+IN_VIEW_JS = """() => {
+  const controls = document.querySelector('.replay-controls').getBoundingClientRect();
+  const table = document.querySelector('.replay-table').getBoundingClientRect();
+  return scrollY === 0 && controls.top >= 0 && table.top >= controls.bottom
+    && table.bottom <= innerHeight + 1;
+}"""
+RECTS_JS = """() => [scrollY, innerHeight, ...['.replay-controls', '.replay-table']
+  .map(s => document.querySelector(s).getBoundingClientRect()).map(r => [r.top, r.bottom])]"""
 OFF_SCREEN_JS = """() => [...document.querySelectorAll('.replay-page button, .replay-page input')]
   .map(e => e.getBoundingClientRect())
   .filter(r => r.width && (r.left < -1 || r.right > innerWidth + 1)).length"""
@@ -232,22 +241,44 @@ def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):
     shot(other, "replay-challenge-refused")
 
 
+def fits_the_screen(viewer, steps: int, name: str) -> None:
+    """At each of a dozen steps from the deal to the end, the controls and the whole table are on
+    the screen together, without scrolling."""
+    for n in sorted({0, 1, steps} | set(range(0, steps, max(1, steps // 10)))):
+        viewer.locator("[data-testid=replay-slider]").fill(str(n))
+        at_step(viewer, n)
+        if not viewer.evaluate(IN_VIEW_JS):
+            shot(viewer, f"{name}-{n}")
+            raise AssertionError(f"{name}, step {n}: {viewer.evaluate(RECTS_JS)}")
+    shot(viewer, name)
+
+
 def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
     page = pages.new()
     page.goto(server.base + "/play/omi?level=easy&target=1")
     omi_driver.wait_for_turn(page)
-    table = table_id(page)
+    omi_table = table_id(page)
     omi_driver.play_until_over(page)
+    go(page, "/play/oti?level=easy&players=3")
+    page.wait_for_selector("[data-action=ready]")
+    oti_table = table_id(page)
+    oti_driver.play_until_over(page)
     for width, height in [(640, 360), (768, 1024)]:
         viewer = pages.new(width=width, height=height, mobile=width < 700)
-        viewer.goto(f"{server.base}/replay/{table}")  # the link alone: shareable
+        viewer.goto(f"{server.base}/replay/{omi_table}")  # the link alone: shareable
         viewer.wait_for_selector(".felt.omi")
         viewer.keyboard.press("ArrowRight")
-        assert at_step(viewer, 1)["open"] == [8, 8, 8, 8]
+        s = at_step(viewer, 1)
+        assert s["open"] == [8, 8, 8, 8]
         viewer.locator("[data-testid=replay-slider]").fill("6")
         at_step(viewer, 6)
         assert viewer.evaluate(OFF_SCREEN_JS) == 0
         shot(viewer, f"replay-omi-{width}x{height}")
+        if height < width:  # a phone held sideways: the table under the controls, all of it
+            fits_the_screen(viewer, s["max"], f"replay-omi-{width}x{height}-fits")
+            viewer.goto(f"{server.base}/replay/{oti_table}")
+            viewer.wait_for_selector(".felt.oti")
+            fits_the_screen(viewer, replay_state(viewer)["max"], f"replay-oti-{width}x{height}-fits")
 
 
 @pytest.mark.usefixtures("offline_ready")
