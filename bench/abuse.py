@@ -43,7 +43,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Seat, Stats, percentile, raise_fd_limit, start_server, stop_server, wait_ready
+from server import (
+    Stats,
+    open_table,
+    percentile,
+    raise_fd_limit,
+    start_server,
+    stop_server,
+    table_loop,
+    wait_ready,
+)
 
 ATTACK_MESSAGE = json.dumps({"type": "act", "id": 1, "action": "play XX"})
 OVERSIZED = json.dumps({"type": "act", "id": 1, "action": "x" * 65_000})
@@ -80,31 +89,17 @@ class Attacks:
 async def honest_table(
     url: str, address: str, think: float, stats: Stats, stop: asyncio.Event, rng: random.Random
 ) -> None:
-    """One table from one address, played over and over until ``stop``."""
+    """One hot-seat table from one address, played over and over until ``stop`` by
+    bench/server.py's table loop."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(transport=transport, timeout=60) as http:
-        while not stop.is_set():
-            answer = await http.post(url + "/api/tables", json={"game": "omi", "mode": "hotseat"})
-            answer.raise_for_status()
-            table = answer.json()
-            base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
-            sockets: list[ClientConnection] = [
-                await connect(base + s["token"], max_queue=None, open_timeout=60, local_addr=(address, 0))
-                for s in table["seats"]
-            ]
-            seats = [Seat(ws, stats, think, random.Random(rng.random())) for ws in sockets]
-            tasks = [asyncio.create_task(seat.run(stop)) for seat in seats]
-            try:
-                over = asyncio.create_task(seats[0].over.wait())
-                stopped = asyncio.create_task(stop.wait())
-                await asyncio.wait([over, stopped], return_when=asyncio.FIRST_COMPLETED)
-                over.cancel()
-                stopped.cancel()
-            finally:
-                for ws in sockets:
-                    await ws.close()
-                for task in tasks:
-                    task.cancel()
+        ready = asyncio.Event()
+        ready.set()  # no common start: each honest table plays from the moment it opens
+
+        async def opener() -> list[ClientConnection]:
+            return await open_table(url, http, "hotseat", "omi", address)
+
+        await table_loop(opener, think, stats, stop, ready, asyncio.Semaphore(1), rng, [0])
 
 
 # ---------------------------------------------------------------------------- attackers

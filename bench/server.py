@@ -230,14 +230,18 @@ TableOpener = Callable[[], Awaitable[list[ClientConnection]]]
 SampleT = TypeVar("SampleT")
 
 
-async def open_table(url: str, http: httpx.AsyncClient, mode: str, game: str) -> list[ClientConnection]:
-    """A table of ``mode`` on the server at ``url``, a socket for each of its seats."""
+async def open_table(url: str, http: httpx.AsyncClient, mode: str, game: str,
+                     local_address: str | None = None) -> list[ClientConnection]:
+    """A table of ``mode`` on the server at ``url``, a socket for each of its seats; the sockets
+    from ``local_address`` if given (``http`` should send from it too)."""
     body = {"game": game, "mode": mode, "level": "easy"}  # pace: the server's env
     answer = await http.post(url + "/api/tables", json=body)
     answer.raise_for_status()
     table = answer.json()
     ws_base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
-    return [await connect(ws_base + s["token"], max_queue=None, open_timeout=60) for s in table["seats"]]
+    local = (local_address, 0) if local_address else None
+    return [await connect(ws_base + s["token"], max_queue=None, open_timeout=60, local_addr=local)
+            for s in table["seats"]]
 
 
 async def table_loop(
