@@ -44,6 +44,26 @@ IN_VIEW_JS = """() => {
   return scrollY === 0 && controls.top >= 0 && table.top >= controls.bottom
     && table.bottom <= innerHeight + 1;
 }"""
+# Seats of the Oti table whose cards and plate overlap another seat's or leave the table: [kind,
+# seat index...]. (A seat's box may stay in place while its cards spill over: its content counts.)
+SEATS_CLASH_JS = """() => {
+  const felt = document.querySelector('.replay-table').getBoundingClientRect();
+  const seats = [...document.querySelectorAll('.oti-seat')].map(seat => {
+    const boxes = [...seat.querySelectorAll('.card, .plate')].map(e => e.getBoundingClientRect());
+    return {left: Math.min(...boxes.map(r => r.left)), right: Math.max(...boxes.map(r => r.right)),
+            top: Math.min(...boxes.map(r => r.top)), bottom: Math.max(...boxes.map(r => r.bottom))};
+  });
+  const found = [];
+  seats.forEach((a, i) => {
+    if (a.left < felt.left - 1 || a.right > felt.right + 1) found.push(['out', i]);
+    seats.forEach((b, j) => {
+      const apart = a.right <= b.left + 1 || b.right <= a.left + 1
+        || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+      if (j > i && !apart) found.push(['overlap', i, j]);
+    });
+  });
+  return found;
+}"""
 RECTS_JS = """() => [scrollY, innerHeight, ...['.replay-controls', '.replay-table']
   .map(s => document.querySelector(s).getBoundingClientRect()).map(r => [r.top, r.bottom])]"""
 OFF_SCREEN_JS = """() => [...document.querySelectorAll('.replay-page button, .replay-page input')]
@@ -279,6 +299,29 @@ def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
             viewer.goto(f"{server.base}/replay/{oti_table}")
             viewer.wait_for_selector(".felt.oti")
             fits_the_screen(viewer, replay_state(viewer)["max"], f"replay-oti-{width}x{height}-fits")
+
+
+def test_a_five_player_oti_replay_held_sideways_overlaps_nothing(server, pages):
+    # Four other open hands do not fit on one line of 640 px: they take two, and the page
+    # scrolls, rather than lay one seat over another.
+    page = pages.new()
+    page.goto(server.base + "/play/oti?level=easy&players=5")
+    page.wait_for_selector(".felt.oti [data-action=ready]:not([disabled])", timeout=60000)
+    table = table_id(page)
+    oti_driver.play_until_over(page)
+    viewer = pages.new(width=640, height=360, mobile=True)
+    viewer.goto(f"{server.base}/replay/{table}")
+    viewer.wait_for_selector(".felt.oti")
+    steps = replay_state(viewer)["max"]
+    for n in sorted({0, 1, steps} | set(range(0, steps, max(1, steps // 10)))):
+        viewer.locator("[data-testid=replay-slider]").fill(str(n))
+        at_step(viewer, n)
+        clash = viewer.evaluate(SEATS_CLASH_JS)
+        if clash:
+            shot(viewer, f"replay-oti5-640x360-{n}")
+        assert not clash, (n, clash)
+        assert viewer.evaluate(OFF_SCREEN_JS) == 0
+    shot(viewer, "replay-oti5-640x360")
 
 
 @pytest.mark.usefixtures("offline_ready")
