@@ -217,6 +217,25 @@ def test_a_batch_of_samples_respects_the_counts_and_draws_from_one_pool() -> Non
         assert union == know.unseen | know.hand
 
 
+def partner_case(seed: int, steps: int) -> tuple[OmiGame, int, int, Knowledge]:
+    """A game of ``seed`` after ``steps`` actions: the seat to move, its partner, its knowledge."""
+    game = OmiGame.new(OmiRules(), seed)
+    advance(game, steps)
+    seat = game.to_move
+    assert seat is not None
+    return game, seat, (seat + 2) % 4, Knowledge.from_view(game.view(seat))
+
+
+def assert_a_deal(hands: list[int], know: Knowledge) -> None:
+    """``hands`` could be the deal now: each hand its count, no card twice, every card held."""
+    assert [h.bit_count() for h in hands] == know.counts
+    union = 0
+    for h in hands:
+        assert not union & h
+        union |= h
+    assert union == know.unseen | know.hand
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 24))
 def test_a_known_hand_is_given_in_every_layout_and_the_rest_is_drawn_around_it(seed: int,
@@ -224,24 +243,14 @@ def test_a_known_hand_is_given_in_every_layout_and_the_rest_is_drawn_around_it(s
     # The benches measure what knowing the partner's hand is worth: every layout must hold that
     # hand exactly, the other hands must still be complete and consistent, and all the evidence
     # (trump choice, plays, the model player) must still apply to the hands that are drawn.
-    game = OmiGame.new(OmiRules(), seed)
-    advance(game, steps)
-    seat = game.to_move
-    assert seat is not None
-    partner = (seat + 2) % 4
-    know = Knowledge.from_view(game.view(seat))
+    game, seat, partner, know = partner_case(seed, steps)
     sampler = DealSampler(know, evidence=True, play_evidence=True, model=True,
                           known={partner: game.hands[partner]})
     assert sampler.others == [s for s in range(4) if s not in (seat, partner)]
     assert sampler.evidence == (know.chooser not in (seat, partner))
     for hands in sampler.sample_many(random.Random(seed), 8):
         assert hands[partner] == game.hands[partner] and hands[seat] == know.hand
-        assert [h.bit_count() for h in hands] == know.counts
-        union = 0
-        for h in hands:
-            assert not union & h
-            union |= h
-        assert union == know.unseen | know.hand
+        assert_a_deal(hands, know)
         for s in sampler.others:
             assert not any(know.voids[s] >> suit & 1 and hands[s] & SUIT_MASKS[suit]
                            for suit in range(4))
@@ -254,21 +263,11 @@ def test_known_suits_of_a_hand_are_given_and_its_other_suits_drawn(seed: int, st
     # The bound bench asks which of the partner's cards the information is in by giving only
     # some suits of its hand: those must be exactly its cards of them in every layout, its other
     # suits drawn like any other hand (its count kept, nothing more of a given suit).
-    game = OmiGame.new(OmiRules(), seed)
-    advance(game, steps)
-    seat = game.to_move
-    assert seat is not None
-    partner = (seat + 2) % 4
-    know = Knowledge.from_view(game.view(seat))
+    game, _, partner, know = partner_case(seed, steps)
     given = sum((SUIT_MASKS[s] for s in range(4) if suits >> s & 1), 0)
     sampler = DealSampler(know, evidence=True, play_evidence=True, model=True,
                           known={partner: game.hands[partner] & given}, known_suits={partner: suits})
     assert partner in sampler.others
     for hands in sampler.sample_many(random.Random(seed), 8):
         assert hands[partner] & given == game.hands[partner] & given
-        assert [h.bit_count() for h in hands] == know.counts
-        union = 0
-        for h in hands:
-            assert not union & h
-            union |= h
-        assert union == know.unseen | know.hand
+        assert_a_deal(hands, know)
