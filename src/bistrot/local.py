@@ -530,7 +530,6 @@ class JsonRoom:
 
         return cls._answer(run)
 
-
     def dirty(self) -> str:
         """The records and summaries to store."""
         return json.dumps(self.room.dirty(), separators=(",", ":"))
