@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bistrot.analysis import analyze, analyze_record
 from bistrot.analysis.marks import OMI
 from bistrot.analysis.omi import judge, judge_cards, judge_dd, judge_trump, points
+from bistrot.analysis.result import DIGITS
 from bistrot.bots import play
 from bistrot.cards import CARD_NAMES, SUIT_MASKS, bits
 from bistrot.omi import OmiGame, OmiRules
@@ -151,7 +152,7 @@ def test_the_trump_choice_is_judged_from_the_four_cards_seen_only() -> None:
     values, best, loss = judge_trump(view, "trump S", 6, 2)
     assert (values, best, loss) == judge_trump(other.view(0), "trump S", 6, 2)
     assert set(values) == {"trump S", "trump H", "trump D", "trump C"}
-    assert loss == max(values.values()) - values["trump S"] >= 0 and best
+    assert loss == round(max(values.values()) - values["trump S"], DIGITS) >= 0 and best
 
 
 def test_every_decision_with_a_choice_is_judged_and_only_those() -> None:
