@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 
 from bistrot.analysis.omi import judge_dd
-from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_MASKS
+from bistrot.cards import CARD_BY_NAME, CARD_NAMES
 from bistrot.cli.options import parse_bot_options
 from bistrot.omi.bots.hard import HardOmiBot
 from bistrot.omi.bots.inference import ALL_SUITS
@@ -114,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
             trump = 1 << know.trump
             suits = trump if args.partner_suits == "trump" else ALL_SUITS & ~trump
             known_suits = {partner: suits}
-            known[partner] &= sum((SUIT_MASKS[s] for s in range(4) if suits >> s & 1), 0)
         cards, tricks = layouts_tricks(bot, view, args.layouts, args.first, known, known_suits)
         bound, best = information_loss(tricks)
         row = rows[len(view["tricks"])]

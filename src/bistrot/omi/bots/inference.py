@@ -58,6 +58,11 @@ LEAD_POWER = 1.0
 ALL_SUITS = 0b1111
 
 
+def _cards_of_suits(suits: int) -> int:
+    """Every card of the suits in ``suits`` (a bit per suit), as a card set."""
+    return sum((SUIT_MASKS[s] for s in range(4) if suits >> s & 1), 0)
+
+
 @cache
 def _splits(total: int, places: int) -> tuple[tuple[int, ...], ...]:
     """Every way to write ``total`` as an ordered sum of ``places`` non-negative ints."""
@@ -84,10 +89,10 @@ class DealSampler:
         self.know = know
         #: Hands of other seats that are given, not drawn (``{seat: cards held now}``): what the
         #: layouts would be if this seat could see them (the benches measure what that is worth).
-        #: With ``known_suits`` (``{seat: suits}``, a bit per suit) only those suits of the seat's
-        #: hand are given (``known`` holds its cards of them) and the rest is drawn.
-        self.known = dict(known or {})
-        shown = {seat: (known_suits or {}).get(seat, ALL_SUITS) for seat in self.known}
+        #: With ``known_suits`` (``{seat: suits}``, a bit per suit) only the seat's cards of those
+        #: suits are given and the rest of its hand is drawn.
+        shown = {seat: (known_suits or {}).get(seat, ALL_SUITS) for seat in known or {}}
+        self.known = {seat: cards & _cards_of_suits(shown[seat]) for seat, cards in (known or {}).items()}
         self.partial = {seat: cards for seat, cards in self.known.items() if shown[seat] != ALL_SUITS}
         hidden = know.unseen
         for cards in self.known.values():
@@ -98,16 +103,17 @@ class DealSampler:
         self.need = tuple(know.counts[s] - self.partial.get(s, 0).bit_count() for s in self.others)
         if sum(self.need) != sum(len(c) for c in self.suit_cards):
             raise ValueError("the hand counts do not add up to the unseen cards")
-        self.allowed = [
-            tuple(not (know.voids[o] | shown.get(o, 0)) >> suit & 1 for o in self.others)
-            for suit in range(4)
-        ]
+
+        def allowed(closed: list[int]) -> list[tuple[bool, ...]]:  # closed: suits a seat gets none of
+            return [tuple(not c >> suit & 1 for c in closed) for suit in range(4)]
+
+        given = [shown.get(o, 0) for o in self.others]
+        self.allowed = allowed([know.voids[o] | g for o, g in zip(self.others, given, strict=True)])
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._opts: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
         if self._count(0, self.need) == 0:
             # Voids cannot all be honoured (they always can in a real game); drop them.
-            self.allowed = [tuple(not shown.get(o, 0) >> suit & 1 for o in self.others)
-                            for suit in range(4)]
+            self.allowed = allowed(given)
             self._ways.clear()
             self._opts.clear()
         chooser = know.chooser
