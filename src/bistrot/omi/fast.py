@@ -98,7 +98,6 @@ def random_match(
     n = rules.players
     tokens = [0] * rules.sides
     dealer, carry, played = n - 1, 0, 0
-    step = 1 if rules.deal_rotation == "with_play" else -1
     while True:
         shuffle(deck)
         chooser = (dealer + 1) % n
@@ -111,4 +110,4 @@ def random_match(
             tokens[score.side] += score.tokens
             if score.wins_match or tokens[score.side] >= rules.target:
                 return MatchOutcome(tokens, played)
-        dealer = (dealer + step) % n
+        dealer = (dealer + rules.deal_step) % n

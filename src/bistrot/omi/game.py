@@ -394,8 +394,7 @@ class OmiGame(GameBase[OmiRules], rules=OmiRules):
                 self.phase = OVER
                 self._to_move = None
                 return
-        step = 1 if rules.deal_rotation == "with_play" else -1
-        self.dealer = (self.dealer + step) % rules.players
+        self.dealer = (self.dealer + rules.deal_step) % rules.players
         self.hand_index += 1
         self.redeals = 0
         self._deal()

@@ -89,6 +89,16 @@ class OmiRules(Ruleset):
         """Scoring sides: 2 teams with 4 players, 3 players with 3."""
         return 2 if self.players == 4 else 3
 
+    @property
+    def deal_step(self) -> int:
+        """How the deal, and with it the trump choice, moves after each hand: +1 to the next
+        player in play order (``with_play``), -1 to the one before (``against_play``).
+
+        >>> OmiRules().deal_step, OmiRules(deal_rotation="against_play").deal_step
+        (1, -1)
+        """
+        return 1 if self.deal_rotation == "with_play" else -1
+
     def side_of(self, seat: int) -> int:
         """The scoring side of a seat: its team (seat % 2) or, with 3 players, itself."""
         return seat % 2 if self.players == 4 else seat
