@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from hypothesis import strategies as st
 from bistrot import bots, games
 from bistrot.cards import CARD_BY_NAME, bits
 from bistrot.omi import OmiGame, OmiRules
-from bistrot.omi.bots.hard import HardOmiBot, match_trump, match_value
+from bistrot.omi.bots import three_player_equity
+from bistrot.omi.bots.hard import HardOmiBot, hand_value, match_trump, match_value
 from bistrot.omi.bots.match_equity import after_hand, win_chance
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.bots.trump_table import best_suit, chooser_tricks, suit_tricks, suit_values
@@ -144,3 +146,81 @@ def test_the_solver_is_chosen_by_name_as_the_browser_plays() -> None:
     assert by_name == by_function and by_name in view["legal"]
     with pytest.raises(ValueError, match="unknown solver 'fast'"):
         bots.make_bot("omi", "hard", solver="fast")
+
+
+THREE = [OmiRules(players=3), OmiRules(players=3, kapothi="wins_match"),
+         OmiRules(players=3, deal_rotation="against_play", target=5)]
+
+
+@pytest.mark.parametrize("rules", THREE, ids=lambda r: f"{r.kapothi}-{r.deal_rotation}-{r.target}")
+@settings(max_examples=40, deadline=None)
+@given(needs=st.tuples(needs, needs, needs), carry=st.integers(0, 4))
+def test_three_player_equity_is_a_probability_shared_by_the_three(
+        rules: OmiRules, needs: tuple[int, int, int], carry: int) -> None:
+    chances = three_player_equity.win_chances(rules, needs, carry)
+    assert all(0 <= c <= 1 for c in chances) and sum(chances) == pytest.approx(1)
+    for player in range(3):  # needing fewer tokens never hurts
+        fewer = list(needs)
+        fewer[player] -= 1
+        assert three_player_equity.win_chances(rules, fewer, carry)[player] >= chances[player] - 1e-12
+    # The table agrees with the hands it is built from, read through the public after_hand.
+    expected = [0.0, 0.0, 0.0]
+    for tricks, p in three_player_equity.hand_outcomes():
+        for i, c in enumerate(three_player_equity.after_hand(rules, needs, carry, tricks)):
+            expected[i] += p * c
+    assert list(chances) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("rotation", ["with_play", "against_play"])
+def test_three_player_equity_passes_the_choice_on_as_the_engine_does(rotation: str) -> None:
+    # Medium players play hands; after each, the equity's chances (in play order from that
+    # hand's chooser) must be those of the next hand's state as the engine dealt it.
+    rules = OmiRules(players=3, deal_rotation=rotation, target=30)
+    game = OmiGame.new(rules, seed=4)
+    players = [bots.make_bot("omi", "medium", seed=s) for s in range(3)]
+    while len(game.results) < 8:
+        needs, carry, chooser = [30 - t for t in game.tokens], game.carry, game.chooser
+        played = len(game.results)
+        while len(game.results) == played:  # one hand
+            seat = game.to_move
+            game.apply(players[seat].act(game.view(seat)), seat=seat)
+        tricks = game.results[-1]["tricks"]
+        order = [(chooser + i) % 3 for i in range(3)]  # play order from the hand's chooser
+        after = three_player_equity.after_hand(rules, [needs[s] for s in order], carry,
+                                               [tricks[s] for s in order])
+        assert game.chooser == (chooser + rules.deal_step) % 3
+        following = [(game.chooser + i) % 3 for i in range(3)]
+        now = three_player_equity.win_chances(rules, [30 - game.tokens[s] for s in following],
+                                              game.carry)
+        assert [after[order.index(s)] for s in range(3)] == \
+            pytest.approx([now[following.index(s)] for s in range(3)])
+
+
+def test_three_player_match_value_weighs_the_score() -> None:
+    game = OmiGame.new(OmiRules(players=3), seed=3)
+    game.apply("trump S")
+    know = Knowledge.from_view(game.view(0))  # the chooser
+    # At 0 : 0 : 0 it orders the ways the hand may end as their tokens do.
+    even = [match_value(know, t, None, 0, [0, 0, 0]) for t in range(9)]
+    tokens = [hand_value(know, t, None, 0) for t in range(9)]
+    for a, b in combinations(range(9), 2):
+        assert (round(even[a] - even[b], 9) > 0) == (round(tokens[a] - tokens[b], 9) > 0)
+    assert even[3] < 1 / 3 < even[5]
+    # Needing one token, any hand this seat wins is the match.
+    assert [match_value(know, t, None, 0, [9, 0, 0]) for t in (5, 6, 8)] == [1.0, 1.0, 1.0]
+    # When another player needs one token, a hand that player may win costs far more than it
+    # does at 0 : 0 : 0.
+    assert match_value(know, 2, None, 0, [0, 9, 0]) < 0.1 < match_value(know, 2, None, 0, [0, 0, 0])
+
+
+def test_three_player_match_aware_play_is_reproducible_and_legal() -> None:
+    game = OmiGame.new(OmiRules(players=3, target=3), seed=9)
+    game.tokens = [2, 1, 2]
+    players = [HardOmiBot(seed=s, samples=6) for s in range(3)]
+    again = [HardOmiBot(seed=s, samples=6) for s in range(3)]
+    while not game.results:
+        seat = game.to_move
+        view = json.loads(json.dumps(game.view(seat)))
+        action = players[seat].act(view)
+        assert action in view["legal"] and again[seat].act(view) == action
+        game.apply(action, seat=seat)

@@ -6,11 +6,12 @@ chooser's trump choice as evidence about their first four cards, the others' pla
 a model player (:mod:`.policy_evidence`), and wins passed up as evidence of the cards a player
 lacked), solves each layout with all
 hands open (:func:`bistrot.omi.dd.solve`, DDS when installed), and turns the tricks each legal
-card then takes into what the hand is worth: with four players (option ``match``, on) the
-chance it leaves of winning the match from the score and the carry (:func:`match_value`,
-:mod:`.match_equity`), else **in tokens** (:func:`hand_value`: 5 tricks win, 4 : 4 carries, 8 is
-kapothi, an announced kapothi risks 4 tokens, the carry goes to the winner; the engine's
-:func:`~bistrot.omi.scoring.score_hand`).  It plays the card of best mean value, ties going to
+card then takes into what the hand is worth: by default (option ``match``) the chance it
+leaves of winning the match from the score and the carry (:func:`match_value`,
+:mod:`.match_equity`, with three players :mod:`.three_player_equity`), else **in tokens**
+(:func:`hand_value`: 5 tricks win, 4 : 4 carries, 8 is kapothi, an announced kapothi risks 4
+tokens, the carry goes to the winner; the engine's :func:`~bistrot.omi.scoring.score_hand`).
+It plays the card of best mean value, ties going to
 the card that takes more tricks, then to a card that is not a trump, then to the lowest.  This
 is perfect-information Monte Carlo (PIMC), as in the best Skat and bridge programs.
 
@@ -28,9 +29,9 @@ the chance of winning the match (:func:`match_trump`).  Announced kapothi: annou
 sampled chance of taking the last two tricks makes it worth more than the plain win.
 
 **Three players**: the solver's paranoid mode (this seat against the other two together) gives the
-tricks this seat can make; :func:`hand_value` turns them into tokens assuming the other two share
-the rest at random.  Trump with three players uses the medium player's rule (the table is for the
-32-card deck).
+tricks this seat can make; the other two are assumed to share the rest at random, and
+:func:`match_value` weighs each way they may (:func:`hand_value` counts tokens).  Trump with
+three players uses the medium player's rule (the table is for the 32-card deck).
 
 >>> from bistrot.omi import OmiGame, OmiRules
 >>> game = OmiGame.new(OmiRules(), seed=11)
@@ -57,6 +58,8 @@ from bistrot.cards import CARD_BY_NAME, CARD_NAMES, SUIT_BITS, SUIT_LETTERS
 from bistrot.omi.bots.inference import DealSampler
 from bistrot.omi.bots.match_equity import after_hand, tricks_by_side
 from bistrot.omi.bots.medium import choose_trump as medium_trump
+from bistrot.omi.bots.three_player_equity import after_hand as after_three_player_hand
+from bistrot.omi.bots.three_player_equity import prepare as prepare_three_player
 from bistrot.omi.bots.tracking import Knowledge
 from bistrot.omi.rules import HAND_SIZE
 from bistrot.omi.scoring import score_hand
@@ -97,30 +100,45 @@ def hand_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
     return gain if score.side == me else -gain
 
 
-def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
+def _three_player_endings(know: Knowledge, tricks: int) -> list[tuple[float, list[int]]]:
+    """Each seat's tricks at the end of a three-player hand in which this seat takes ``tricks``
+    in all, with its chance: the other two share the tricks still to come at random."""
     me = know.seat
     others = [s for s in range(3) if s != me]
     won = know.tricks_won
     rest = HAND_SIZE - tricks - won[others[0]] - won[others[1]]
-    if rest < 0:
-        return 0.0
-    value = 0.0
+    endings = []
     for k in range(rest + 1):
-        p = comb(rest, k) / 2**rest
         finals = [0] * 3
         finals[me] = tricks
         finals[others[0]], finals[others[1]] = won[others[0]] + k, won[others[1]] + rest - k
+        endings.append((comb(rest, k) / 2**rest, finals))
+    return endings
+
+
+def _three_player_value(know: Knowledge, tricks: int, carry: int) -> float:
+    value = 0.0
+    for p, finals in _three_player_endings(know, tricks):
         score = score_hand(know.rules, finals, know.chooser, None, carry)
         if score.side is not None:
-            value += p * (score.tokens if score.side == me else -score.tokens / 2)
+            value += p * (score.tokens if score.side == know.seat else -score.tokens / 2)
     return value
+
+
+def _three_player_match_value(know: Knowledge, tricks: int, carry: int, tokens: list[int]) -> float:
+    order = [(know.chooser + i) % 3 for i in range(3)]  # play order from the chooser
+    needs = [know.rules.target - tokens[seat] for seat in order]
+    mine = order.index(know.seat)
+    return sum(p * after_three_player_hand(know.rules, needs, carry, [finals[s] for s in order])[mine]
+               for p, finals in _three_player_endings(know, tricks))
 
 
 def match_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
                 tokens: list[int]) -> float:
-    """This seat's side's chance of winning the match (four players) if it ends the hand in play
-    with ``tricks`` (tricks already won included), from the ``tokens`` and ``carry`` before the
-    hand; ``announced`` is the side that announced kapothi, if any (:mod:`.match_equity`).
+    """This seat's side's chance of winning the match if it ends the hand in play with ``tricks``
+    (tricks already won included), from the ``tokens`` and ``carry`` before the hand;
+    ``announced`` is the side that announced kapothi, if any (:mod:`.match_equity`).  With three
+    players the other two share the rest at random (:mod:`.three_player_equity`).
 
     >>> from bistrot.omi import OmiGame, OmiRules
     >>> game = OmiGame.new(OmiRules(), seed=3)
@@ -130,7 +148,16 @@ def match_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
     [0.31, 0.44, 0.53, 0.64, 0.71]
     >>> [match_value(know, t, None, 0, [9, 0]) for t in (0, 3)]  # any loss ends the match
     [0.0, 0.0]
+    >>> three = OmiGame.new(OmiRules(players=3), seed=3)
+    >>> three.apply("trump S")
+    >>> know = Knowledge.from_view(three.view(0))  # the chooser
+    >>> [round(match_value(know, t, None, 0, [0, 0, 0]), 2) for t in (0, 3, 5, 8)]
+    [0.27, 0.3, 0.4, 0.55]
+    >>> [round(match_value(know, t, None, 0, [9, 0, 0]), 2) for t in (0, 3, 5)]  # needing 1 token
+    [0.95, 0.96, 1.0]
     """
+    if know.players == 3:
+        return _three_player_match_value(know, tricks, carry, tokens)
     me = know.side_of(know.seat)
     target = know.rules.target
     return after_hand(know.rules, target - tokens[me], target - tokens[1 - me], carry,
@@ -186,8 +213,8 @@ class HardOmiBot:
     ``mismatch`` (the model's likelihood of a play it would not make, 0.1), ``pool`` (uniform
     candidates per sample, 16), ``solver`` (a function ``Position -> {card: tricks}``, or the
     name of one of :func:`bistrot.omi.dd.solve`'s: ``python`` plays as in the browser; default
-    :func:`bistrot.omi.dd.solve`), ``match`` (four players: value outcomes by the chance
-    of winning the match, :mod:`.match_equity`, rather than by tokens; default on).
+    :func:`bistrot.omi.dd.solve`), ``match`` (value outcomes by the chance of winning the
+    match, :func:`match_value`, rather than by tokens; default on).
     """
 
     level = "hard"
@@ -244,6 +271,8 @@ class HardOmiBot:
             self.last_samples = 0
             return plays[0]
         know = Knowledge.from_view(view)
+        if self.match and know.players == 3:  # the table (0.15 s, once per rules) before the clock
+            prepare_three_player(know.rules)
         rng = random.Random(
             f"{self.seed}:{view['hand_number']}:{len(view['tricks'])}:{len(view['trick'])}:{know.hand}"
         )
@@ -338,8 +367,8 @@ def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], ma
                   budget: float | None = None, min_samples: int = MIN_SAMPLES,
                   match: bool = False) -> CardValues:
     """Score ``cards`` on layouts drawn from ``sampler``, each solved double dummy by ``solver``
-    and valued in tokens by :func:`hand_value` (with ``match``, four players: by the chance of
-    winning the match, :func:`match_value`).  ``samples`` layouts at most; with a ``budget``
+    and valued in tokens by :func:`hand_value` (with ``match``: by the chance of winning the
+    match, :func:`match_value`).  ``samples`` layouts at most; with a ``budget``
     (seconds) it also stops when one more layout, at the mean time so far, would overrun it, or
     from ``min_samples`` on once the best card is settled (checked every :data:`CHECK_EVERY`);
     without one it solves exactly ``samples``."""
@@ -360,7 +389,7 @@ def sample_values(know: Knowledge, view: Mapping[str, Any], cards: list[int], ma
     def value(total: int, side: int | None) -> float:
         key = (total, side)
         if key not in value_of:
-            worth = match_value if match and know.players == 4 else hand_value
+            worth = match_value if match else hand_value
             value_of[key] = worth(know, total, side, carry, tokens)
         return value_of[key]
 
