@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from bistrot import games
 from bistrot.arena import omi as arena
+from bistrot.arena import rotation
 from bistrot.arena.omi import (
     BotSpec,
     DealResult,
@@ -341,3 +343,22 @@ def test_the_command_reports_dd_losses_and_plays_matches(capsys: pytest.CaptureF
     assert "double-dummy loss per card easy" in out and "tokens per deal medium" in out
     with pytest.raises(SystemExit, match="not both"):
         main(["arena", "omi", "--deals", "2", "--matches", "1"])
+
+
+def test_three_players_play_whole_matches_with_the_seats_rotated(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "omi", "--players", "3", "--bots", "medium,easy,easy", "--matches", "3",
+                 "--target", "3", "--seed", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["players"] == 3 and report["games"] == 3 and report["bots"] == ["medium", "easy", "easy#2"]
+    assert report["seat_share"] == {"medium": 1 / 3, "easy": 1 / 3, "easy#2": 1 / 3}
+    # Every match has a winner: three matches, three wins among the bots.
+    direct = rotation.run_arena(games.get("omi"), ["medium", "easy", "easy"], 3, 3, seed=4,
+                                rules=OmiRules(players=3, target=3))
+    assert report["win_rate"] == direct["win_rate"] and sum(direct["wins"].values()) == 3
+    assert main(["arena", "omi", "--players", "3", "--bots", "medium,easy", "--matches", "1",
+                 "--target", "2"]) == 0
+    assert "Omi, 3 players: medium, easy, 1 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="give --matches, not --deals"):
+        main(["arena", "omi", "--players", "3", "--deals", "2"])
+    with pytest.raises(SystemExit, match="4 players only"):
+        main(["arena", "omi", "--players", "3", "--matches", "1", "--dd-loss"])

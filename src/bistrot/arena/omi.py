@@ -26,6 +26,10 @@ deals since the engine deals them from the match's seed): score, carry and kapot
 the bots see them.  It reports the matches each bot won, tokens per deal and the same
 double-dummy losses.
 
+With three players (``--players 3``) each plays for themselves: the arena plays whole matches
+with the seats rotated, as for Oti (:mod:`bistrot.arena.rotation`), and reports each bot's share
+of matches won.
+
 >>> result = run_arena(["medium", "easy"], deals=4, seed=7, dd=True)
 >>> result["bots"], result["deals"], len(result["per_deal"])
 (['medium', 'easy'], 4, 4)
@@ -50,6 +54,7 @@ from typing import Any
 
 from bistrot import bots
 from bistrot.analysis.omi import judge_dd, side_tricks
+from bistrot.arena import rotation
 from bistrot.arena.progress import progress_bar
 from bistrot.arena.stats import mean_ci95, median_max_ms, ratio_ci95, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
@@ -500,6 +505,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], en
                         help="play this many whole matches instead (score, carry and kapothi live), "
                         "each twice")
     parser.add_argument("--target", type=int, default=10, help="tokens of a match (default 10)")
+    parser.add_argument("--players", type=int, choices=(4, 3), default=4,
+                        help="4 (two partnerships, duplicate; default) or 3: each for themselves, "
+                        "whole matches (--matches, default 30) with the seats rotated")
     parser.add_argument("--dd-loss", action=argparse.BooleanOptionalAction, default=None,
                         help="measure each bot's double-dummy loss per card and per trump choice "
                         "(default: on where DDS is installed, about 10 ms a hand; the built-in "
@@ -519,8 +527,11 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
             entry.require_arena_level(level)
         if args.matches is not None and args.deals is not None:
             raise ValueError("give --deals (fresh hands) or --matches (whole matches), not both")
-        rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule, OmiRules)})
+        rules = OmiRules.from_dict({"target": args.target, **parse_rule_options(args.rule, OmiRules),
+                                    "players": args.players})
         options = parse_bot_options(args.option)
+        if args.players == 3:
+            return _run_three(entry, args, levels, rules, options)
         mode = "deals" if args.matches is None else "matches"
         count = args.matches if mode == "matches" else args.deals if args.deals is not None else 100
         run = run_matches if mode == "matches" else run_arena
@@ -535,6 +546,26 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         print(json.dumps({k: result[k] for k in JSON_KEYS[mode]}))
     else:
         print_table(result)
+    return 0
+
+
+def _run_three(entry: GameEntry, args: argparse.Namespace, levels: list[str], rules: OmiRules,
+               options: dict[str, dict[str, Any]]) -> int:
+    """Three players each play for themselves, so there is no duplicate: whole matches, every deal
+    played with the seats rotated (:func:`bistrot.arena.rotation.run_arena`)."""
+    if args.deals is not None:
+        raise ValueError("with 3 players the arena plays whole matches: give --matches, not --deals")
+    if args.dd_loss:
+        raise ValueError("the double-dummy loss is measured with 4 players only")
+    count = args.matches if args.matches is not None else 30
+    if args.json:
+        result = rotation.run_arena(entry, levels, count, 3, args.seed, args.workers, rules, options)
+        print(json.dumps({k: result[k] for k in rotation.JSON_KEYS}))
+    else:
+        with progress_bar(" vs ".join(levels), count, "matches") as progress:
+            result = rotation.run_arena(entry, levels, count, 3, args.seed, args.workers, rules, options,
+                                        progress=progress)
+        rotation.print_table(result, entry.title)
     return 0
 
 
