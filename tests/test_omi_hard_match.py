@@ -123,15 +123,16 @@ def test_match_value_orders_outcomes_like_tokens_when_nothing_is_at_stake() -> N
     assert values[4] == pytest.approx(win_chance(OmiRules(), 10, 10, 1, True))
 
 
-def test_match_aware_play_is_reproducible_and_legal() -> None:
-    game = OmiGame.new(OmiRules(target=3), seed=9)
-    game.tokens = [2, 2]  # both sides one hand from the match
-    players = [HardOmiBot(seed=s, samples=6) for s in range(4)]
-    again = [HardOmiBot(seed=s, samples=6) for s in range(4)]
+@pytest.mark.parametrize("players, tokens", [(4, [2, 2]), (3, [2, 1, 2])])
+def test_match_aware_play_is_reproducible_and_legal(players: int, tokens: list[int]) -> None:
+    game = OmiGame.new(OmiRules(players=players, target=3), seed=9)
+    game.tokens = tokens  # everybody one hand or two from the match
+    hard = [HardOmiBot(seed=s, samples=6) for s in range(players)]
+    again = [HardOmiBot(seed=s, samples=6) for s in range(players)]
     while not game.results:
         seat = game.to_move
         view = json.loads(json.dumps(game.view(seat)))
-        action = players[seat].act(view)
+        action = hard[seat].act(view)
         assert action in view["legal"] and again[seat].act(view) == action
         game.apply(action, seat=seat)
 
@@ -211,16 +212,3 @@ def test_three_player_match_value_weighs_the_score() -> None:
     # When another player needs one token, a hand that player may win costs far more than it
     # does at 0 : 0 : 0.
     assert match_value(know, 2, None, 0, [0, 9, 0]) < 0.1 < match_value(know, 2, None, 0, [0, 0, 0])
-
-
-def test_three_player_match_aware_play_is_reproducible_and_legal() -> None:
-    game = OmiGame.new(OmiRules(players=3, target=3), seed=9)
-    game.tokens = [2, 1, 2]
-    players = [HardOmiBot(seed=s, samples=6) for s in range(3)]
-    again = [HardOmiBot(seed=s, samples=6) for s in range(3)]
-    while not game.results:
-        seat = game.to_move
-        view = json.loads(json.dumps(game.view(seat)))
-        action = players[seat].act(view)
-        assert action in view["legal"] and again[seat].act(view) == action
-        game.apply(action, seat=seat)
