@@ -355,9 +355,9 @@ def test_three_players_play_whole_matches_with_the_seats_rotated(capsys: pytest.
     direct = rotation.run_arena(games.get("omi"), ["medium", "easy", "easy"], 3, 3, seed=4,
                                 rules=OmiRules(players=3, target=3))
     assert report["win_rate"] == direct["win_rate"] and sum(direct["wins"].values()) == 3
-    assert main(["arena", "omi", "--players", "3", "--bots", "medium,easy", "--matches", "1",
+    assert main(["arena", "omi", "--players", "3", "--bots", "medium,easy", "--matches", "2",
                  "--target", "2"]) == 0
-    assert "Omi, 3 players: medium, easy, 1 games" in capsys.readouterr().out
+    assert "Omi, 3 players: medium, easy, 2 matches, seats rotated" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="give --matches, not --deals"):
         main(["arena", "omi", "--players", "3", "--deals", "2"])
     with pytest.raises(SystemExit, match="4 players only"):

@@ -565,7 +565,7 @@ def _run_three(entry: GameEntry, args: argparse.Namespace, levels: list[str], ru
         with progress_bar(" vs ".join(levels), count, "matches") as progress:
             result = rotation.run_arena(entry, levels, count, 3, args.seed, args.workers, rules, options,
                                         progress=progress)
-        rotation.print_table(result, entry.title)
+        rotation.print_table(result, entry.title, unit="matches")
     return 0
 
 

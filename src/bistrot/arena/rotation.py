@@ -327,13 +327,14 @@ def _run_with_progress(entry: GameEntry, levels: list[str], args: argparse.Names
                          progress=progress)
 
 
-def print_table(result: Mapping[str, Any], title: str) -> None:
-    """The report as a rich table on standard output; ``title`` names the game."""
+def print_table(result: Mapping[str, Any], title: str, unit: str = "games") -> None:
+    """The report as a rich table on standard output; ``title`` names the game, ``unit`` what a
+    game of the run is (Omi's are whole ``matches``)."""
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{title}, {result['players']} players: {', '.join(result['bots'])}, "
-                        f"{result['games']} games, seats rotated")
+                        f"{result['games']} {unit}, seats rotated")
     for column in ("bot", "win rate [95% CI]", "seat share", "think ms median / max", "decisions"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for name in result["bots"]:
