@@ -558,14 +558,8 @@ def _run_three(entry: GameEntry, args: argparse.Namespace, levels: list[str], ru
     if args.dd_loss:
         raise ValueError("the double-dummy loss is measured with 4 players only")
     count = args.matches if args.matches is not None else 30
-    if args.json:
-        result = rotation.run_arena(entry, levels, count, 3, args.seed, args.workers, rules, options)
-        print(json.dumps({k: result[k] for k in rotation.JSON_KEYS}))
-    else:
-        with progress_bar(" vs ".join(levels), count, "matches") as progress:
-            result = rotation.run_arena(entry, levels, count, 3, args.seed, args.workers, rules, options,
-                                        progress=progress)
-        rotation.print_table(result, entry.title, unit="matches")
+    rotation.run_and_report(entry, levels, count, rules, options, args.seed, args.workers, args.json,
+                            unit="matches")
     return 0
 
 

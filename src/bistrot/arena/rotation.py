@@ -306,25 +306,25 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         options = parse_bot_options(args.option)
         for level, given in options.items():  # fail now, not in a worker
             entry.bot_class(level)(**given)
-        if args.json:
-            result = run_arena(entry, levels, args.games, players, args.seed, args.workers, rules, options)
-        else:
-            result = _run_with_progress(entry, levels, args, rules, options)
+        run_and_report(entry, levels, args.games, rules, options, args.seed, args.workers, args.json)
     except (ValueError, TypeError) as err:
         raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
-    if args.json:
-        print(json.dumps({k: result[k] for k in JSON_KEYS}))
-    else:
-        print_table(result, entry.title)
     return 0
 
 
-def _run_with_progress(entry: GameEntry, levels: list[str], args: argparse.Namespace, rules: Any,
-                       options: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    players: int | None = getattr(args, "players", None)
-    with progress_bar(" vs ".join(levels), args.games, "games") as progress:
-        return run_arena(entry, levels, args.games, players, args.seed, args.workers, rules, options,
-                         progress=progress)
+def run_and_report(entry: GameEntry, levels: Sequence[str], games: int, rules: Any,
+                   options: Mapping[str, Mapping[str, Any]], seed: int = 0, workers: int = 1,
+                   as_json: bool = False, unit: str = "games") -> None:
+    """Play a run at ``rules``' table and print its report: one JSON object (``as_json``), or a
+    table after a progress bar; ``unit`` names what a game of the run is."""
+    players = entry.players(rules)
+    if as_json:
+        result = run_arena(entry, levels, games, players, seed, workers, rules, options)
+        print(json.dumps({k: result[k] for k in JSON_KEYS}))
+        return
+    with progress_bar(" vs ".join(levels), games, unit) as progress:
+        result = run_arena(entry, levels, games, players, seed, workers, rules, options, progress=progress)
+    print_table(result, entry.title, unit)
 
 
 def print_table(result: Mapping[str, Any], title: str, unit: str = "games") -> None:

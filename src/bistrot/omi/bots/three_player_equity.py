@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from importlib import resources
+from itertools import product
 
 from bistrot.omi.bots.match_equity import MAX_CARRY
 from bistrot.omi.rules import OmiRules
@@ -84,8 +85,7 @@ def after_hand(rules: OmiRules, needs: Sequence[int], carry: int, tricks: Sequen
     """Each player's chance of winning the match once the hand in play ends with ``tricks``, from
     the tokens each needed and the carry before it; ``needs``, ``tricks`` and the chances are in
     play order from this hand's chooser."""
-    score = score_hand(rules, list(tricks), 0, None, carry)
-    return _after(rules, needs, score, lambda following, carry: win_chances(rules, following, carry))
+    return _after(rules, needs, score_hand(rules, list(tricks), 0, None, carry), partial(win_chances, rules))
 
 
 def _after(rules: OmiRules, needs: Sequence[int], score: HandScore,
@@ -117,21 +117,22 @@ def _table(kapothi: str, deal_rotation: str) -> dict[tuple[int, int, int, int], 
     closer to the target or carries, so a state needs only states of fewer tokens needed in all,
     or the same needs in another order with a larger carry."""
     rules = OmiRules(players=3, kapothi=kapothi, deal_rotation=deal_rotation)
-    # Tricks scored alike (with no carry) lead to the same states: group them.
-    grouped: dict[tuple[int, int, int], tuple[list[int], float]] = {}
+    # Tricks scored alike (with no carry) lead to the same states: group them, keeping one of
+    # each group to score with every carry.
+    weights: dict[HandScore, float] = {}
+    examples: dict[HandScore, list[int]] = {}
     for tricks, p in hand_outcomes():
         score = score_hand(rules, list(tricks), 0)
-        key = (-1 if score.side is None else score.side, score.tokens, int(score.wins_match))
-        grouped[key] = (list(tricks), grouped.get(key, (list(tricks), 0.0))[1] + p)
-    by_carry = [[(score_hand(rules, tricks, 0, None, carry), p) for tricks, p in grouped.values()]
+        weights[score] = weights.get(score, 0.0) + p
+        examples.setdefault(score, list(tricks))
+    by_carry = [[(score_hand(rules, examples[score], 0, None, carry), p) for score, p in weights.items()]
                 for carry in range(MAX_CARRY + 1)]
     table: dict[tuple[int, int, int, int], Chances] = {}
 
     def known(following: tuple[int, int, int], carry: int) -> Chances:
         return table[(*following, carry)]
 
-    needed = range(1, MAX_NEED + 1)
-    states = sorted(((a, b, c) for a in needed for b in needed for c in needed), key=sum)
+    states = [(a, b, c) for a, b, c in product(range(1, MAX_NEED + 1), repeat=3)]
     for total in range(3, 3 * MAX_NEED + 1):
         level = [s for s in states if sum(s) == total]
         for carry in range(MAX_CARRY, -1, -1):
