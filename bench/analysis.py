@@ -142,7 +142,7 @@ def browser_main(args: argparse.Namespace) -> int:
         seed += 1
         if made is not None:
             games.append(made)
-    samples = default_samples("omi", ANALYSIS_SOLVER, 4, browser=True)
+    samples = default_samples("omi", ANALYSIS_SOLVER, browser=True)
     rows: list[dict[str, object]] = []
     load_before = os.getloadavg()
     with offline_server() as (base, _), chromium() as browser:

@@ -1,7 +1,7 @@
 """Double-dummy solver speed: the built-in Python solver against DDS on the same positions.
 
     nice /work/venv/bin/python bench/solver.py [--positions 80] [--repeat 3] [--seed 1]
-        [--clock cpu|wall] [--json]
+        [--clock cpu|wall] [--players 4|3] [--json]
 
 Builds a fixed, seeded set of positions at tricks 1, 3 and 5 of random Omi deals (random
 trump, random legal play before; at each stage a quarter of the positions are leads and the
@@ -14,7 +14,9 @@ table when the same deal comes twice in a row, starts afresh each time like the 
 solver.  Times are CPU time of this process by default, so load from other processes on a
 shared machine mostly cancels.  Every position is also checked card by card: the report ends
 with the number of disagreements between the solvers (there must be none; the exit status is
-1 if there are any).
+1 if there are any).  ``--players 3`` does the same with three-player deals (24 cards, the seat to
+move alone against the other two), which DDS solves through its phantom fourth hand
+(:func:`bistrot.omi.dd.dds_solver.seating`, included in its time).
 
 Aim (issue 3): the built-in solver within 50 times DDS at trick 1.
 """
@@ -37,7 +39,6 @@ from bistrot.omi.dd.dds_solver import solve_dds
 from bistrot.omi.dd.python_solver import solve_python
 
 STAGES = (1, 3, 5)
-CARDS_A_TRICK = 4
 
 
 class Times(TypedDict):
@@ -57,15 +58,15 @@ class Row(TypedDict):
     ratio: float
 
 
-def build_positions(stage: int, count: int, seed: int) -> list[Position]:
-    """``count`` positions in trick ``stage``; position ``i`` has ``i % 4`` cards of it played."""
+def build_positions(stage: int, count: int, seed: int, players: int = 4) -> list[Position]:
+    """``count`` positions in trick ``stage``; position ``i`` has ``i % players`` cards of it played."""
     positions = []
     for i in range(count):
         game_seed = seed * 1_000_003 + stage * 10_007 + i
-        game = OmiGame.new(OmiRules(), seed=game_seed)
+        game = OmiGame.new(OmiRules(players=players), seed=game_seed)
         rng = random.Random(game_seed)
         game.apply(rng.choice(game.legal_actions()))
-        for _ in range((stage - 1) * CARDS_A_TRICK + i % CARDS_A_TRICK):
+        for _ in range((stage - 1) * players + i % players):
             game.apply(rng.choice(game.legal_actions()))
         positions.append(Position.from_game(game))
     return positions
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per position, fastest kept (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the position set (default 1)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what to time (default cpu)")
+    parser.add_argument("--players", type=int, choices=(4, 3), default=4, help="players a deal (default 4)")
     parser.add_argument("--json", action="store_true", help="print the rows as one JSON object")
     args = parser.parse_args(argv)
     if "dds" not in available_solvers():
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     disagreements = []
     for stage in STAGES:
-        positions = build_positions(stage, args.positions, args.seed)
+        positions = build_positions(stage, args.positions, args.seed, args.players)
         py_times = [float("inf")] * len(positions)
         dds_times = [float("inf")] * len(positions)
         for _ in range(args.repeat):  # whole rounds: DDS keeps its table when a deal repeats
@@ -133,11 +135,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.json:
         print(
-            json.dumps({"clock": args.clock, "seed": args.seed, "rows": rows, "disagreements": disagreements})
+            json.dumps({"clock": args.clock, "seed": args.seed, "players": args.players, "rows": rows,
+                        "disagreements": disagreements})
         )
         return 1 if disagreements else 0
     print(f"Scoring every legal card: {args.clock} time per position (fastest of {args.repeat}), "
-          f"seed {args.seed}")
+          f"seed {args.seed}, {args.players} players")
     print(
         f"{'stage':<15}{'positions':>10}{'python median':>15}{'max':>10}{'dds median':>13}"
         f"{'max':>9}{'ratio':>8}"

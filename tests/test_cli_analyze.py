@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from bistrot.bots import make_bot
 from bistrot.cli import main
 from bistrot.omi import OmiGame, OmiRules
+from bistrot.omi.dd.dds_solver import dds_available
 from bistrot.oti import OtiGame, OtiRules
 
 
@@ -106,11 +108,23 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.Captu
     assert "Traceback" not in err
 
 
-def test_dds_for_three_players_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.skipif(not dds_available(), reason="endplay (Bo Haglund's DDS) is not importable here")
+def test_dds_judges_three_players_as_the_built_in_solver_does(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # DDS seats three players with a phantom fourth hand: the same exact values, card by card
     game = OmiGame.new(OmiRules(players=3), 1)
-    game.apply("trump H")
-    status, out, err = run(tmp_path, capsys, game.record(), "--solver", "dds")
-    assert status == 2 and out == "" and "four-player" in err and err.count("\n") == 1
+    rng = random.Random(1)
+    for _ in range(10):  # the trump and nine cards
+        game.apply(rng.choice(game.legal_actions()))
+    found = {}
+    for solver in ("dds", "python"):
+        options = ("--solver", solver, "--samples", "4", "--json")
+        status, out, err = run(tmp_path, capsys, game.record(), *options)
+        assert status == 0 and err == ""
+        found[solver] = json.loads(out)
+    cards = [m for m in found["dds"]["moves"] if m["kind"] == "card"]
+    assert cards and all(m["dd_tricks"] for m in cards)
+    assert found["dds"] == found["python"]
 
 
 def test_a_directory_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

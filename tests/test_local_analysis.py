@@ -56,7 +56,7 @@ def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
     table = finished(room, "oti", {"players": 2}, seed=5)
     calls: list[tuple[int, int]] = []
     found = room.analyze(table.id, lambda done, total: calls.append((done, total)))
-    samples = default_samples("oti", ANALYSIS_SOLVER, 2, browser=True)
+    samples = default_samples("oti", ANALYSIS_SOLVER, browser=True)
     expected = analyze_record(record_of(table), samples, DEFAULT_SEED, solver=ANALYSIS_SOLVER).to_dict()
     assert found == expected
     assert found["game"] == "oti" and found["over"] and found["samples"] == samples == 8

@@ -81,7 +81,7 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     assert first["stored"] == analysis
     # The very analysis CPython makes of the game's record, with the device's settings.
     record = page.evaluate(RECORD_JS, table)["record"]
-    samples = default_samples("oti", ANALYSIS_SOLVER, 2, browser=True)
+    samples = default_samples("oti", ANALYSIS_SOLVER, browser=True)
     expected = analyze_record(record, samples, DEFAULT_SEED, solver=ANALYSIS_SOLVER).to_dict()
     assert analysis == json.loads(json.dumps(expected))
     assert set(analysis["players"]) == {"0", "1"} and analysis["over"]

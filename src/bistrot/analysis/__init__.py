@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-def default_samples(game: str, solver: str = "auto", players: int = 4, browser: bool = False) -> int:
+def default_samples(game: str, solver: str = "auto", browser: bool = False) -> int:
     """The layouts (Omi: fewer with the built-in solver) or deals (Oti) judged per decision
     unless told otherwise; ``browser``: in the browser's worker, where the analysis of a game of
     the device runs (the built-in solver under Pyodide).
@@ -49,7 +49,7 @@ def default_samples(game: str, solver: str = "auto", players: int = 4, browser: 
     True
     """
     if game == "omi":
-        return omi.default_samples(players, solver, browser)
+        return omi.default_samples(solver, browser)
     if game == "oti":
         return oti.DEFAULT_SAMPLES
     raise ValueError(f"there is no analysis of {game!r}; games analysed: omi, oti")

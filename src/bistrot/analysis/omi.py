@@ -61,8 +61,8 @@ from bistrot.omi.rules import HAND_SIZE
 
 #: Layouts per decision with DDS.
 DEFAULT_SAMPLES = 64
-#: Layouts per decision with the built-in solver (no DDS: three players, or the browser), fewer
-#: so that a hand stays within the 15 s aim (``bench/analysis.py``).
+#: Layouts per decision with the built-in solver (no DDS installed, or the browser), fewer so
+#: that a hand stays within the 15 s aim (``bench/analysis.py``).
 PYTHON_SAMPLES = 32
 #: Layouts per decision in the browser's worker (the built-in solver under Pyodide, which runs
 #: Python slower than CPython): a hand within the same 15 s aim (``bench/analysis.py --browser``).
@@ -70,21 +70,21 @@ BROWSER_SAMPLES = 24
 FIRST_BATCH = 4
 
 
-def uses_dds(solver: str, players: int) -> bool:
-    """Whether ``solver`` means DDS for a game of ``players``."""
-    return solver == "dds" or (solver == "auto" and players == 4 and "dds" in available_solvers())
+def uses_dds(solver: str) -> bool:
+    """Whether ``solver`` means DDS (three players too: :func:`bistrot.omi.dd.dds_solver.seating`)."""
+    return solver == "dds" or (solver == "auto" and "dds" in available_solvers())
 
 
-def default_samples(players: int = 4, solver: str = "auto", browser: bool = False) -> int:
+def default_samples(solver: str = "auto", browser: bool = False) -> int:
     """Layouts per decision unless told: :data:`DEFAULT_SAMPLES` with DDS, else :data:`PYTHON_SAMPLES`;
     :data:`BROWSER_SAMPLES` in the browser's worker (``browser``: no DDS there).
 
-    >>> default_samples(4, "python"), default_samples(4, browser=True) == BROWSER_SAMPLES
+    >>> default_samples("python"), default_samples(browser=True) == BROWSER_SAMPLES
     (32, True)
     """
     if browser:
         return BROWSER_SAMPLES
-    return DEFAULT_SAMPLES if uses_dds(solver, players) else PYTHON_SAMPLES
+    return DEFAULT_SAMPLES if uses_dds(solver) else PYTHON_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def judge_dd(position: Position, action: str, solver: str = "auto") -> tuple[dic
 
 def side_tricks(position: Position, solver: str = "auto") -> int:
     """The tricks the side to move takes from ``position`` with best play by all."""
-    if uses_dds(solver, position.players):
+    if uses_dds(solver):
         return max(solve(position, solver=solver).values())
     low, high = 0, position.tricks_left  # the built-in solver answers yes/no questions fastest
     while low < high:
@@ -218,10 +218,8 @@ def analyze(game: OmiGame, samples: int | None = None, seed: int = 0, progress: 
     """Judge every decision of ``game`` with a choice (its actions so far, if it is not over),
     with ``samples`` layouts each (None: :func:`default_samples`); ``progress(done, total)``
     after each."""
-    if solver == "dds" and game.rules.players != 4:
-        raise ValueError("DDS solves four-player deals only: use the python (or auto) solver")
     if samples is None:
-        samples = default_samples(game.rules.players, solver)
+        samples = default_samples(solver)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
     todo = points(game)

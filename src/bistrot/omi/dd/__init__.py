@@ -3,7 +3,8 @@
 :func:`solve` gives, for each legal card of the seat to move, the tricks its side takes from
 now on (the trick in progress included); :func:`can_reach` answers "can this side still take
 N tricks?".  Two solvers give the same answers: the built-in pure-Python one, and Bo
-Haglund's DDS through the ``endplay`` package when it is installed (four players only).
+Haglund's DDS through the ``endplay`` package when it is installed (three players through a
+phantom fourth hand that never wins a trick, :func:`~.dds_solver.seating`).
 
 >>> from bistrot.cards import CARD_BY_NAME
 >>> from bistrot.omi.dd.position import parse_hand
@@ -20,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from bistrot.omi.dd.dds_solver import can_reach_dds, dds_available, solve_dds
+from bistrot.omi.dd.dds_solver import can_reach_dds, dds_available, seating, solve_dds
 from bistrot.omi.dd.position import Position, format_hand, parse_hand
 from bistrot.omi.dd.python_solver import can_reach_python, solve_python
 
@@ -39,8 +40,7 @@ def _pick(pos: Position, solver: str) -> str:
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}: use one of {', '.join(SOLVERS)}")
     if solver == "auto":
-        four = pos.players == 4 and pos.sides == (0, 1, 0, 1)
-        return "dds" if four and dds_available() else "python"
+        return "dds" if dds_available() and seating(pos) is not None else "python"
     return solver
 
 
@@ -48,7 +48,7 @@ def solve(pos: Position, solver: str = "auto") -> dict[int, int]:
     """For each legal card of the seat to move, the tricks its side takes from now on.
 
     The trick in progress counts; every player plays their best, all hands open.  ``solver``
-    is ``auto`` (DDS for four-player positions when endplay is installed, else the built-in
+    is ``auto`` (DDS when endplay is installed and DDS can seat the position, else the built-in
     solver), ``python`` or ``dds``.  Keys are card ints; equal cards have equal values.
     """
     if _pick(pos, solver) == "dds":
