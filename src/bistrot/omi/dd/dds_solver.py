@@ -122,7 +122,7 @@ def seating(pos: Position) -> Seating | None:
     first = seat_of[pos.trick[0][0]] if pos.trick else seat_of[pos.to_move]
     turn = seat_of[pos.to_move]
     led = pos.trick[0][1] // SUIT_BITS if pos.trick else None
-    # as many cards as the seat to move holds: one of them already played if it played first
+    # as many cards as the seat to move holds; if the phantom has played to this trick, one is that card
     cards = _phantom_cards(pos, pos.tricks_left, avoid=led)
     if cards is None:
         return None
