@@ -11,10 +11,12 @@ arena's own measure) by the trick it was played to.  It says whether a bot's mis
 card later errs: strategy fusion), which the arena's single mean does not.  The bot's options,
 ``--option NAME=VALUE``, numbers read as numbers.
 
-``--players 3``: three-player hands (``OmiRules(players=3)``), the bot in seat 0 against medium in
-seats 1 and 2, each card judged as the three-player solver sees it (the seat against the other
-two together: the tricks it can be sure of).  The same deals with two settings of the bot give
-a paired comparison far steadier than whole three-player matches.
+``--players 3``: three-player hands (``OmiRules(players=3)``), the bot in seat 0 against medium
+in seats 1 and 2, the first dealer seat ``(2 + i) % 3`` so that the bot chooses trump in a third
+of the hands and plays second or third to the chooser in the others; each card judged as the
+three-player solver sees it (the seat against the other two together: the tricks it can be sure
+of). The same deals with two settings of the bot give a paired comparison far steadier than
+whole three-player matches.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import json
 import sys
 from collections.abc import Iterator
 
+from bistrot import dealcode
 from bistrot.analysis.omi import judge_dd
 from bistrot.bots import Bot, make_bot
 from bistrot.cli.options import parse_bot_options
@@ -41,7 +44,8 @@ def bot_choices(bot: str, options: dict[str, object], first: int, deals: int,
     With ``partner``, that level plays seat 2 and only seat 0's choices are given.  With three
     ``players``, ``bot`` plays seat 0 alone against medium in seats 1 and 2."""
     for i in range(first, first + deals):
-        game = OmiGame.new(OmiRules(players=players), seed=i)
+        game = OmiGame(OmiRules(players=players), dealcode.seed_from(i),
+                       first_dealer=None if players == 4 else (2 + i) % players)
         seats = [make_bot("omi", bot, seed=10 * i + s, **options) if s % 2 == 0 and (players == 4 or s == 0)
                  else make_bot("omi", "medium", seed=10 * i + s) for s in range(players)]
         if partner is not None:
