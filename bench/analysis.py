@@ -2,12 +2,13 @@
 Oti game, medians over seeded games, next to the bare reference loop measured in the same run.
 
     nice python bench/analysis.py [--games 5] [--omi-samples 64,32,16] [--oti-samples 200]
-        [--oti-players 3] [--seed 1] [--reference PATH] [--json]
+        [--omi-players 4] [--oti-players 3] [--seed 1] [--reference PATH] [--json]
     nice python bench/analysis.py --browser [--games 5] [--seed 1] [--json]
     nice python bench/analysis.py --stability 64,32,24,16 [--games 8] [--seed 1]
 
-Each Omi game is the first hand of a match played by medium players (seeds from ``--seed``),
-analysed with every solver available and each number of layouts; each Oti game a whole game of
+Each Omi game is the first hand of a match played by medium players (seeds from ``--seed``;
+``--omi-players 3`` for the three-player game), analysed with every solver available and each
+number of layouts; each Oti game a whole game of
 medium players.  Times are CPU seconds of this process (``time.process_time``: one core, load
 from other processes mostly cancels), split into the trump choice and the cards for Omi.  The
 reference is ``../shared/bench/reference_playout.py``'s bare random-hand loop, timed before and
@@ -69,8 +70,9 @@ def reference_rate(playout: Callable[[random.Random], object], seconds: float = 
     return hands / (time.process_time() - start)
 
 
-def omi_hand(seed: int) -> OmiGame:
-    hand: OmiGame = play(OmiGame.new(OmiRules(), seed), "medium", until=lambda g: bool(g.results))
+def omi_hand(seed: int, players: int = 4) -> OmiGame:
+    rules = OmiRules(players=players)
+    hand: OmiGame = play(OmiGame.new(rules, seed), "medium", until=lambda g: bool(g.results))
     return hand
 
 
@@ -215,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--omi-samples", default=f"{OMI_SAMPLES},{PYTHON_SAMPLES}",
                         help="layouts per decision to time, comma-separated")
     parser.add_argument("--oti-samples", type=int, default=OTI_SAMPLES, help="deals per Oti decision")
+    parser.add_argument("--omi-players", type=int, choices=(4, 3), default=4)
     parser.add_argument("--oti-players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
@@ -232,14 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     solve(Position(hands=(1 << 12, 1 << 11, 1 << 10, 1 << 9), trump=0))  # DDS's one-time set-up
     before = reference_rate(playout)
     seeds = [args.seed * 1000 + i for i in range(args.games)]
-    omi_games = [omi_hand(s) for s in seeds]
+    omi_games = [omi_hand(s, args.omi_players) for s in seeds]
+    three = " (3 players)" if args.omi_players == 3 else ""
     rows: list[dict[str, object]] = []
     for solver in [s for s in ("dds", "python") if s in available_solvers()]:
         for samples in (int(x) for x in args.omi_samples.split(",")):
             runs = [time_omi(game, samples, solver) for game in omi_games]
             total = statistics.median(r[0] for r in runs)
             rows.append({
-                "what": f"Omi hand, {solver}, {samples} layouts", "median_s": round(total, 2),
+                "what": f"Omi hand{three}, {solver}, {samples} layouts",
+                "median_s": round(total, 2),
                 "max_s": round(max(r[0] for r in runs), 2),
                 "trump_s": round(statistics.median(r[1] for r in runs), 2),
                 "decisions": statistics.median(r[2] for r in runs),
@@ -267,11 +272,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"reference loop: {before:,.0f} then {after:,.0f} bare hands per CPU second; "
           f"{args.games} games per line, CPU seconds")
-    print(f"{'':<34} {'median':>7} {'max':>7} {'trump':>6} {'decisions':>9} {'ref units':>9}  aim")
+    print(f"{'':<46} {'median':>7} {'max':>7} {'trump':>6} {'decisions':>9} {'ref units':>9}  aim")
     for row in rows:
         aim = "" if "aim_s" not in row else f"<= {row['aim_s']} s: {'met' if row['met'] else 'MISSED'}"
         trump = "" if "trump_s" not in row else f"{row['trump_s']:.2f}"
-        print(f"{row['what']:<34} {row['median_s']:>7.2f} {row['max_s']:>7.2f} {trump:>6} "
+        print(f"{row['what']:<46} {row['median_s']:>7.2f} {row['max_s']:>7.2f} {trump:>6} "
               f"{row['decisions']:>9} {row['reference_units']:>9.2f}  {aim}")
     return 0
 
