@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bistrot.analysis import analyze, analyze_record
-from bistrot.analysis.marks import OTI
+from bistrot.analysis.marks import OMI, OTI, accuracy
 from bistrot.analysis.oti import judge_move, points
 from bistrot.bots import play
 from bistrot.oti import OtiGame, OtiRules
@@ -71,3 +75,22 @@ def test_unfinished_games_and_swaps() -> None:
         game.apply(game.legal_actions()[-1])
     found = analyze(game, samples=4)
     assert not found.over and all(m.index >= 2 for m in found.moves)  # the swap is not judged
+
+
+def test_accuracy_does_not_depend_on_how_floats_are_added() -> None:
+    # The device's analysis (Pyodide, Python 3.14) once gave a player 83.0 where CPython 3.11 gave
+    # 82.9 on the very same losses: since 3.12 Python adds floats with compensation, and the mean
+    # sat on a rounding edge.  Adding these losses left to right in the two orders gives 78.7499...
+    # and 78.7500...01; the exact mean is 78.75.
+    losses = [0.1, 0.02, 0, 0.04, 0.07, 0.045, 0, 0.13, 0.005, 0.045, 0.035, 0.02]
+    assert accuracy(OTI, losses) == accuracy(OTI, losses[::-1]) == 78.8
+
+
+@given(st.lists(st.integers(0, 3000), min_size=1, max_size=60), st.sampled_from([OMI, OTI]), st.randoms())
+def test_accuracy_is_the_exact_mean_of_the_reported_losses(units: list[int], thresholds, rng) -> None:
+    losses = [u / 10_000 for u in units]  # losses as reported: four decimals
+    exact = sum(max(Fraction(0), 1 - Fraction(u, 10_000) / Fraction(str(thresholds.blunder))) for u in units)
+    expected = float(round(100 * exact / len(units), 1))
+    shuffled = list(losses)
+    rng.shuffle(shuffled)
+    assert accuracy(thresholds, losses) == accuracy(thresholds, shuffled) == expected

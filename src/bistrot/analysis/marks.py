@@ -18,7 +18,10 @@ at the top because a Monte Carlo chance is noisier than an engine's evaluation.
 
 **Accuracy** of a player over a game: each analysed decision scores ``1 - loss / blunder``
 (at least 0: a perfect move 1, a blunder or worse 0, linear between), and the accuracy is the
-mean score in percent.  Only analysed decisions count (a forced move proves nothing).
+mean score in percent.  Only analysed decisions count (a forced move proves nothing).  It is
+worked out exactly from the losses as reported (decimal fractions), so the same losses give the
+same figure on every Python, whatever the order of the decisions or how a version adds floats
+(CPython 3.12 and later, so the browser's Pyodide, sum them otherwise than 3.11).
 
 >>> OMI.mark(0.1), OMI.mark(0.5), OMI.mark(2.0), OTI.mark(0.07)
 (None, 'mistake', 'blunder', 'inaccuracy')
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 #: The marks, from the mildest.
 MARKS = ("inaccuracy", "mistake", "blunder")
@@ -70,5 +74,7 @@ def accuracy(thresholds: Thresholds, losses: Sequence[float]) -> float | None:
     without any analysed decision."""
     if not losses:
         return None
-    scores = [max(0.0, 1.0 - loss / thresholds.blunder) for loss in losses]
-    return round(100 * sum(scores) / len(scores), 1)
+    blunder = Fraction(str(thresholds.blunder))
+    scores = [max(Fraction(0), 1 - Fraction(str(loss)) / blunder) for loss in losses]
+    percent: Fraction = 100 * sum(scores, Fraction(0)) / len(scores)
+    return float(round(percent, 1))

@@ -27,6 +27,7 @@ differences (what a loss is) lower still.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,7 +75,8 @@ def judge_move(view: Mapping[str, Any], action: str, samples: int, seed: int) ->
     legal: list[str] = list(view["legal"])
     options = candidates(legal)
     results = search(view, options, decision_rng(seed, view), iterations=samples)
-    chance = {choice_key(option): sum(r) / len(r) for option, r in zip(options, results, strict=True)}
+    # fsum: the same chance on every Python (3.12 and later add floats otherwise than 3.11)
+    chance = {choice_key(option): math.fsum(r) / len(r) for option, r in zip(options, results, strict=True)}
     values = {move: chance[choice_key(move)] for move in legal}
     best, loss = best_and_loss(values, action)
     return values, best, loss
