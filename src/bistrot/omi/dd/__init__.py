@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from bistrot.omi.dd.dds_solver import can_reach_dds, dds_available, seating, solve_dds
+from bistrot.omi.dd.dds_solver import Seating, can_reach_dds, dds_available, seating, solve_dds
 from bistrot.omi.dd.position import Position, format_hand, parse_hand
 from bistrot.omi.dd.python_solver import can_reach_python, solve_python
 
@@ -36,12 +36,14 @@ def available_solvers() -> list[str]:
     return ["python", "dds"] if dds_available() else ["python"]
 
 
-def _pick(pos: Position, solver: str) -> str:
+def _pick(pos: Position, solver: str) -> tuple[str, Seating | None]:
+    """The solver to use, and DDS's table for ``pos`` when ``auto`` already worked it out."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}: use one of {', '.join(SOLVERS)}")
     if solver == "auto":
-        return "dds" if dds_available() and seating(pos) is not None else "python"
-    return solver
+        table = seating(pos) if dds_available() else None
+        return ("python", None) if table is None else ("dds", table)
+    return solver, None
 
 
 def solve(pos: Position, solver: str = "auto") -> dict[int, int]:
@@ -51,13 +53,15 @@ def solve(pos: Position, solver: str = "auto") -> dict[int, int]:
     is ``auto`` (DDS when endplay is installed and DDS can seat the position, else the built-in
     solver), ``python`` or ``dds``.  Keys are card ints; equal cards have equal values.
     """
-    if _pick(pos, solver) == "dds":
-        return solve_dds(pos)
+    name, table = _pick(pos, solver)
+    if name == "dds":
+        return solve_dds(pos, table)
     return solve_python(pos)
 
 
 def can_reach(pos: Position, tricks: int, solver: str = "auto") -> bool:
     """Can the side to move take at least ``tricks`` tricks from now on, with best play by all?"""
-    if _pick(pos, solver) == "dds":
-        return can_reach_dds(pos, tricks)
+    name, table = _pick(pos, solver)
+    if name == "dds":
+        return can_reach_dds(pos, tricks, table)
     return can_reach_python(pos, tricks)

@@ -190,10 +190,11 @@ def _table(pos: Position) -> Seating:
     return table
 
 
-def solve_dds(pos: Position) -> dict[int, int]:
-    """Tricks the side to move takes from now on after each legal card, by DDS."""
+def solve_dds(pos: Position, table: Seating | None = None) -> dict[int, int]:
+    """Tricks the side to move takes from now on after each legal card, by DDS (``table``:
+    :func:`seating` of ``pos``, when the caller has it already)."""
     dds = _require()
-    deal = _deal(dds, _table(pos), pos.trump)
+    deal = _deal(dds, table or _table(pos), pos.trump)
     future = dds.futureTricks()
     with _lock:
         dds.SolveBoard(deal, -1, 3, 1, future, 0)
@@ -212,10 +213,11 @@ def solve_dds(pos: Position) -> dict[int, int]:
     return values
 
 
-def can_reach_dds(pos: Position, tricks: int) -> bool:
-    """Can the side to move take at least ``tricks`` from now on?  (DDS with a target.)"""
+def can_reach_dds(pos: Position, tricks: int, table: Seating | None = None) -> bool:
+    """Can the side to move take at least ``tricks`` from now on?  (DDS with a target; ``table``
+    as for :func:`solve_dds`.)"""
     dds = _require()
-    table = _table(pos)
+    table = table or _table(pos)
     if tricks <= 0:
         return True
     if tricks > pos.tricks_left:
