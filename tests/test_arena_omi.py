@@ -169,6 +169,19 @@ def test_the_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) 
     assert report["token_diff"] == direct["token_diff"]
 
 
+def test_a_json_run_logged_to_a_file_says_how_far_it_is_on_standard_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Standard error is not a terminal here (as in `... --json > out 2> log`): a line a tenth of
+    # the way, never anything but the report on standard output.
+    assert main(["arena", "omi", "--bots", "medium,easy", "--deals", "4", "--seed", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["deals"] == 4
+    lines = err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        f"medium vs easy: {done}/4 deals ({25 * done}%)" for done in range(1, 5)]
+    assert all("elapsed, about" in line and line.endswith(" to go") for line in lines)
+
+
 def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "omi", "--bots", "easy,medium", "--deals", "2"]) == 0
     out = capsys.readouterr().out

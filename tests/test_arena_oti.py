@@ -78,8 +78,12 @@ def test_bad_arguments_are_refused(kwargs, message):
 def test_command_line_json(capsys):
     assert main(["arena", "oti", "--bots", "hard,medium", "--games", "2", "--json",
                  "--option", "hard.iterations=2", "--rule", "ten_plays_again=on"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    report = json.loads(out)
     assert report["bots"] == ["hard", "medium"] and report["games"] == 2 and report["players"] == 2
+    # Standard error is not a terminal: a plain line as the run passes each tenth of the way.
+    assert [line.split(",")[0] for line in err.splitlines()] == [
+        "hard vs medium: 1/2 games (50%)", "hard vs medium: 2/2 games (100%)"]
     assert set(report["win_rate"]["hard"]) == {"rate", "ci95"}
     assert set(report["think_ms"]["medium"]) == {"median", "max"}
 

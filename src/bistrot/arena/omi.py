@@ -55,12 +55,12 @@ from typing import Any
 from bistrot import bots
 from bistrot.analysis.omi import judge_dd, side_tricks
 from bistrot.arena import rotation
-from bistrot.arena.progress import progress_bar
 from bistrot.arena.stats import mean_ci95, median_max_ms, ratio_ci95, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
 from bistrot.games import GameEntry
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers
+from bistrot.progress import progress_bar
 from bistrot.seeding import derive
 
 SEATINGS = 2  # A: first bot in seats 0 and 2; B: first bot in seats 1 and 3.
@@ -535,11 +535,8 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         mode = "deals" if args.matches is None else "matches"
         count = args.matches if mode == "matches" else args.deals if args.deals is not None else 100
         run = run_matches if mode == "matches" else run_arena
-        if args.json:
-            result = run(levels, count, args.seed, args.workers, rules, options, dd=args.dd_loss)
-        else:
-            with progress_bar(f"{levels[0]} vs {levels[1]}", count, mode) as progress:
-                result = run(levels, count, args.seed, args.workers, rules, options, progress, args.dd_loss)
+        with progress_bar(f"{levels[0]} vs {levels[1]}", count, mode) as progress:
+            result = run(levels, count, args.seed, args.workers, rules, options, progress, args.dd_loss)
     except ValueError as err:
         raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
     if args.json:

@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from bistrot.arena.progress import progress_bar
 from bistrot.arena.stats import median_max_ms, wilson_ci95
 from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options, rule_examples
 from bistrot.dealcode import SEED_BITS
 from bistrot.games import GameEntry
+from bistrot.progress import progress_bar
 from bistrot.ruleset import Option
 from bistrot.seeding import derive
 
@@ -316,15 +316,14 @@ def run_and_report(entry: GameEntry, levels: Sequence[str], games: int, rules: A
                    options: Mapping[str, Mapping[str, Any]], seed: int = 0, workers: int = 1,
                    as_json: bool = False, unit: str = "games") -> None:
     """Play a run at ``rules``' table and print its report: one JSON object (``as_json``), or a
-    table after a progress bar; ``unit`` names what a game of the run is."""
+    table; progress on standard error meanwhile; ``unit`` names what a game of the run is."""
     players = entry.players(rules)
-    if as_json:
-        result = run_arena(entry, levels, games, players, seed, workers, rules, options)
-        print(json.dumps({k: result[k] for k in JSON_KEYS}))
-        return
     with progress_bar(" vs ".join(levels), games, unit) as progress:
         result = run_arena(entry, levels, games, players, seed, workers, rules, options, progress=progress)
-    print_table(result, entry.title, unit)
+    if as_json:
+        print(json.dumps({k: result[k] for k in JSON_KEYS}))
+    else:
+        print_table(result, entry.title, unit)
 
 
 def print_table(result: Mapping[str, Any], title: str, unit: str = "games") -> None:

@@ -20,11 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from bistrot.omi.dd import SOLVERS, available_solvers
+from bistrot.progress import progress_bar
 
 USAGE_ERROR = 2
 #: Records longer than this are refused (a whole match is a few kilobytes).
@@ -99,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         return _fail(f"{args.record}: {err}" if not str(err).startswith(args.record) else str(err))
     try:
-        with _progress(sys.stderr.isatty()) as progress:
+        with progress_bar("analysing", None, "decisions", lines=False) as progress:
             analysis = analyze(game, samples=args.samples, seed=args.seed, progress=progress,
                                solver=args.solver)
     except ValueError as err:  # options that do not fit this game
@@ -110,22 +109,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(found)
     return 0
-
-
-@contextmanager
-def _progress(shown: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich bar on standard error when ``shown`` (a terminal), gone at the end."""
-    if not shown:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn("[bold]analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
-               TimeRemainingColumn())
-    with Progress(*columns, transient=True, console=Console(file=sys.stderr)) as bar:
-        task = bar.add_task("analysing", total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def print_report(found: dict[str, Any]) -> None:
