@@ -82,6 +82,10 @@ def aim(case: Any, values: dict[str, Any]) -> None:
         # The finished table's deal is a challenge's: its record and replay need its token
         # (their refusal without it is tests/server/test_history_replay.py's).
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {values['token']}"}
+    if "challenge_id" in values and (case.query or {}).get("table") is not None:
+        # A challenge's results with each game's facts: for the player of its finished table.
+        case.query = {**case.query, "table": values["table_id"]}
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {values['token']}"}
 
 
 def test_served_schema_is_the_one_fuzzed(api: ThreadServer) -> None:

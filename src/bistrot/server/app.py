@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -94,6 +94,28 @@ Bearer = Annotated[
         max_length=200,
         description="`Bearer <token>`: a seat token or the watch key of this table (needed only"
         " where its deal is a challenge's)",
+    ),
+]
+
+#: ``?table=<id>`` of ``GET /api/challenges/{id}``: a table of the challenge whose token the
+#: request carries, to be shown the games' facts (server/challenges.py).
+ChallengeTable = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=64,
+        description="a table of this challenge (its original game, or one opened from it) whose"
+        " seat token or watch key goes in `Authorization`: once its game is over, the results"
+        " carry each game's facts",
+    ),
+]
+#: The token that goes with :data:`ChallengeTable`.
+ChallengeBearer = Annotated[
+    str | None,
+    Header(
+        max_length=200,
+        description="`Bearer <token>`: a seat token or the watch key of the table named by"
+        " `table` (ignored without it)",
     ),
 ]
 
@@ -403,11 +425,21 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         return await room.challenge(table_id, body.token)
 
     @app.get(
-        "/api/challenges/{challenge_id}", response_model=ChallengeInfo, responses=ERRORS, tags=["challenges"]
+        "/api/challenges/{challenge_id}",
+        response_model=ChallengeInfo,
+        # A result without "facts" (withheld) stays without it: not made null.
+        response_model_exclude_unset=True,
+        responses=ERRORS,
+        tags=["challenges"],
     )
-    async def challenge_info(challenge_id: str) -> dict[str, Any]:
-        """The challenge and everybody's results, side by side."""
-        return await room.challenge_info(challenge_id)
+    async def challenge_info(
+        challenge_id: str, table: ChallengeTable = None, authorization: ChallengeBearer = None
+    ) -> dict[str, Any]:
+        """The challenge and everybody's results; each finished game's facts (hand by hand) only
+        for a caller who names a finished table of this challenge with a token of it
+        (``facts_shown``). Refused: ``missing_token`` (a table without a token),
+        ``not_challenge_table``, ``bad_token`` (403)."""
+        return await room.challenge_info(challenge_id, table, history.bearer(authorization))
 
     @app.post(
         "/api/challenges/{challenge_id}/play",

@@ -1,11 +1,17 @@
 """A challenge's results side by side (``GET /api/challenges/{id}``).
 
 Every game played on a challenge's deal is listed, the original first: its player's name, where
-it stands, whether the challenge's seat won, the stored summary and, once it is over, the
-game's public facts (the registry's ``facts``: Omi's hands one by one, Oti's order of going out,
-cards left and turns), taken from a spectator's view of the finished game.  So nothing in the
-answer is a card: the same deal is still to be played by whoever opens the link next, and a
-game in play shows only that it is being played.
+it stands, whether the challenge's seat won and the stored summary (the headline: "Ama won 10:4
+in 9 hands").  Nothing in the answer is a card: the same deal is still to be played by whoever
+opens the link next, and a game in play shows only that it is being played.
+
+A finished game's public facts (the registry's ``facts``: Omi's hands one by one, who chose
+which trump and how each hand went; Oti's order of going out, cards left and turns), taken from
+a spectator's view of it, go only to a caller who has finished a game on this deal: one who
+names a table of this challenge (its original game, or one opened from it) whose game is over,
+with a seat token or the watch key of that table (:func:`facts_shown`).  Before that they would
+spoil the challenge: the trumps the computer players chose tell of hands the caller is about to
+play against.
 
 A finished game never changes, so its facts are kept (a few hundred, least recently asked
 dropped first) rather than replayed from the store at every look.
@@ -17,8 +23,9 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from bistrot import games
-from bistrot.server.storage import ChallengeRecord, DamagedRecord, Storage, TableRecord
+from bistrot.server import history
+from bistrot.server.protocol import ApiError
+from bistrot.server.storage import ChallengeRecord, DamagedRecord, Storage
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.plan import OVER
 from bistrot.tablecore.records import ResultRow
@@ -73,33 +80,78 @@ async def finished_facts(storage: Storage, row: ResultRow, cache: FactsCache) ->
     return facts
 
 
+def asked_with(table: str | None, token: str | None) -> str | None:
+    """The table a request names to be shown the facts (None: it names none, and a token alone
+    is ignored, as wherever the API needs none); ApiError ``missing_token`` (403) for a table
+    named without a token: the request is malformed, it is refused rather than answered as if
+    the table had not been named."""
+    if table is not None and token is None:
+        raise ApiError(
+            403,
+            "missing_token",
+            "a table named with ?table= goes with a seat token or the watch key of that table,"
+            " as Authorization: Bearer <token>",
+        )
+    return table
+
+
+async def facts_shown(
+    storage: Storage, record: ChallengeRecord, table: str | None, token: str | None
+) -> bool:
+    """Whether the caller is shown the facts of the challenge's games: it names ``table``, the
+    challenge's source or a table opened from it, holds ``token`` of it (a seat's or its watch
+    key) and that table's game is over.  A table of this challenge still being played: False.
+    Refused, nothing changed: ``not_challenge_table`` (403) for a table that is not this
+    challenge's (or no table at all: the same answer, whatever the token, so that it tells
+    nothing of any other table or token), ``bad_token`` (403) for a token that is neither a seat
+    token nor the watch key of this table.  Only the named table is read."""
+    if table is None:
+        return False
+    stored = await history.stored_table(storage, table)
+    if stored is None or not (stored.table.id == record.table or stored.table.challenge == record.id):
+        raise ApiError(
+            403,
+            "not_challenge_table",
+            "this table was not played on this challenge's deal: name its original game or a"
+            " table opened from this challenge",
+        )
+    if not history.holds(history.rebuild(stored), token):
+        raise ApiError(403, "bad_token", "this token holds no seat at this table and is not its watch key")
+    return stored.table.status == OVER
+
+
 async def challenge_info(
-    storage: Storage, record: ChallengeRecord, source: TableRecord, cache: FactsCache
+    storage: Storage, record: ChallengeRecord, source: TableCore, cache: FactsCache, shown: bool
 ) -> dict[str, Any]:
     """The answer of ``GET /api/challenges/{id}`` (docs/protocol.md): the challenge, and every
-    game on its deal with its result and public facts."""
-    entry = games.get(source.game)
-    rules = entry.rules_from_dict(dict(source.rules))
+    game on its deal with its result, and with its public facts if ``shown``
+    (:func:`facts_shown`; otherwise the results have no ``facts`` at all)."""
+    entry = source.entry
+    rules = source.rules
     results = []
     for row in await storage.challenge_results(record):
         result = row.result if row.status == OVER else None
-        results.append(
-            {
-                "table": row.table,
-                "name": row.name,
-                "status": row.status,
-                "seq": row.seq,
-                "won": None if result is None else record.seat in entry.winners(rules, result),
-                "summary": result,
-                "facts": None if result is None else await finished_facts(storage, row, cache),
-            }
-        )
+        line: dict[str, Any] = {
+            "table": row.table,
+            "name": row.name,
+            "status": row.status,
+            "seq": row.seq,
+            "won": None if result is None else record.seat in entry.winners(rules, result),
+            "summary": result,
+        }
+        if shown:
+            line["facts"] = None if result is None else await finished_facts(storage, row, cache)
+        results.append(line)
     return {
         "challenge": record.id,
-        "game": source.game,
-        "rules": dict(source.rules),
+        "game": source.table.game,
+        "rules": dict(source.table.rules),
         "seat": record.seat,
         "players": entry.players(rules),
         "computers": record.computers,
+        # Who acts first on this deal, as anyone sitting down sees at once (Omi: the first
+        # trump's chooser); not a fact of how any game went.
+        "first_to_move": source.rebuilt(0).to_move,
+        "facts_shown": shown,
         "results": results,
     }

@@ -51,15 +51,13 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
     """The finished table ``table_id`` rebuilt, once ``token`` may read it (see the module
     docstring); else ApiError ``unknown_table`` (404), ``not_over`` (409), ``challenge_deal``
     (403), ``broken_table`` (500) or ``storage_error`` (503)."""
-    stored = await _load(storage, table_id)
+    stored = await stored_table(storage, table_id)
+    if stored is None:
+        raise unknown_table()
     if stored.table.status != OVER:
         raise not_over()
-    try:
-        core = TableCore(stored)
-    except Exception as err:  # its rows cannot be replayed
-        log.error("table %s cannot be rebuilt for its record: %s: %s", table_id[:6], type(err).__name__, err)
-        raise broken_table() from None
-    if await _challenge_deal(storage, stored) and (token is None or core.identify(token) is None):
+    core = rebuild(stored)
+    if await _challenge_deal(storage, stored) and not holds(core, token):
         raise ApiError(
             403,
             "challenge_deal",
@@ -69,20 +67,35 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
     return core
 
 
-async def _load(storage: Storage, table_id: str) -> StoredTable:
+async def stored_table(storage: Storage, table_id: str) -> StoredTable | None:
+    """The table ``table_id`` as stored, None if there is none; ApiError ``broken_table`` (500)
+    if its rows cannot be read, ``storage_error`` (503) if the store could not be read."""
     if len(table_id) > 64:
-        raise unknown_table()
+        return None
     try:
-        stored = await storage.load_table(table_id)
+        return await storage.load_table(table_id)
     except DamagedRecord as err:
         log.error("table %s is damaged: %s", table_id[:6], err)
         raise broken_table() from None
     except Exception as err:
         log.exception("table %s could not be read from the store", table_id[:6])
         raise store_unreadable() from err
-    if stored is None:
-        raise unknown_table()
-    return stored
+
+
+def rebuild(stored: StoredTable) -> TableCore:
+    """The table's game rebuilt from its stored actions; ApiError ``broken_table`` (500) if they
+    cannot be replayed."""
+    try:
+        return TableCore(stored)
+    except Exception as err:  # its rows cannot be replayed
+        log.error("table %s cannot be rebuilt: %s: %s", stored.table.id[:6], type(err).__name__, err)
+        raise broken_table() from None
+
+
+def holds(core: TableCore, token: str | None) -> bool:
+    """Whether ``token`` is one of the table's seat tokens or its watch key: what proves its
+    holder played or watched that very table (a challenge's deal, here and in challenges.py)."""
+    return token is not None and core.identify(token) is not None
 
 
 async def _challenge_deal(storage: Storage, stored: StoredTable) -> bool:

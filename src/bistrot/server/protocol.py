@@ -218,8 +218,12 @@ class ChallengeResult(BaseModel):
     seq: int
     won: bool | None
     summary: dict[str, Any] | None
-    facts: dict[str, Any] | None = None
-    """Once the game is over, its public facts (the registry's ``facts``): no card."""
+    facts: dict[str, Any] | None = Field(
+        default=None,
+        description="only when the answer's facts_shown is true (absent otherwise): once the game"
+        " is over, its public facts (the registry's facts: Omi's hands one by one, Oti's order of"
+        " going out, cards left, turns), null while it is played; never a card",
+    )
 
 
 class ChallengeInfo(BaseModel):
@@ -229,6 +233,14 @@ class ChallengeInfo(BaseModel):
     seat: int
     players: int
     computers: list[dict[str, Any]]
+    first_to_move: int | None = Field(
+        description="the seat that acts first on this deal, as anyone sitting down sees at once"
+        " (Omi: the first trump's chooser); null where several act at once (Oti's swap)"
+    )
+    facts_shown: bool = Field(
+        description="whether the results carry their games' facts: only for a caller naming a"
+        " finished table of this challenge (?table=) with a token of it"
+    )
     results: list[ChallengeResult]
 
 

@@ -29,7 +29,6 @@ from bistrot.server.storage import (
     DamagedRecord,
     Storage,
     StoredTable,
-    TableRecord,
     new_secret,
 )
 from bistrot.server.table import Services, Table, TableHandle
@@ -426,23 +425,31 @@ class Room:
         record = await self.storage.load_challenge(challenge_id)
         return None if record is None else await self.locate(record.table)
 
-    async def _challenge(self, challenge_id: str) -> tuple[ChallengeRecord, TableRecord]:
+    async def _challenge(self, challenge_id: str) -> tuple[ChallengeRecord, Table]:
         record = await self.storage.load_challenge(challenge_id) if len(challenge_id) <= 64 else None
         # Through get, so that a source table whose rows cannot be rebuilt is broken_table here
         # too (it was a plain 500), as on every other route.
         source = None if record is None else await self.get(record.table)
         if record is None or source is None:
             raise ApiError(404, "unknown_challenge", "there is no challenge with this id")
-        return record, source.record
+        return record, source
 
-    async def challenge_info(self, challenge_id: str) -> dict[str, Any]:
-        """``GET /api/challenges/{id}``: the challenge and everybody's results."""
+    async def challenge_info(
+        self, challenge_id: str, table: str | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """``GET /api/challenges/{id}``: the challenge and everybody's results, with each
+        finished game's facts for a caller holding ``token`` of ``table``, a finished table of
+        this challenge (challenges.py)."""
+        table = challenges.asked_with(table, token)
         owner = await self._challenge_owner(challenge_id)
         if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "challenge_info", [challenge_id])
+            forwarded: dict[str, Any] = await self._forward(
+                owner, "challenge_info", [challenge_id, table, None if table is None else token]
+            )
             return forwarded
         record, source = await self._challenge(challenge_id)
-        return await challenges.challenge_info(self.storage, record, source, self.facts)
+        shown = await challenges.facts_shown(self.storage, record, table, token)
+        return await challenges.challenge_info(self.storage, record, source.core, self.facts, shown)
 
     async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
         """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
@@ -450,7 +457,8 @@ class Room:
         if owner is not None:
             forwarded: dict[str, Any] = await self._forward(owner, "play_challenge", [challenge_id, name])
             return forwarded
-        record, source = await self._challenge(challenge_id)
+        record, table = await self._challenge(challenge_id)
+        source = table.record
         request = {
             "game": source.game,
             "mode": "computer",
