@@ -9,7 +9,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bistrot.cards import SUIT_MASKS, bits
+from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.bots.inference import DealSampler
 from bistrot.omi.bots.medium import MediumOmiBot
@@ -160,6 +160,57 @@ def test_the_play_model_explains_medium_players_exactly(seed: int, steps: int, p
     rng = random.Random(seed)
     weights = [model.weight(sampler.sample(rng)) for _ in range(20)]
     assert all(0 < w <= 1 for w in weights)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), players=st.sampled_from((3, 4)),
+       swap=st.randoms(use_true_random=False))
+def test_medium_following_suit_looks_only_at_the_led_suit_and_trump(
+        seed: int, steps: int, players: int, swap: random.Random) -> None:
+    # The play model remembers medium's card by the cards `follow_reads` names when it follows
+    # suit: any other cards it holds must not change that card.
+    from bistrot.omi.bots.medium import choose_card, follow_reads
+
+    game = OmiGame.new(OmiRules(players=players), seed)
+    advance(game, steps)
+    know = Knowledge.from_view(game.view(game.to_move))
+    if not know.trick:
+        return
+    led = know.trick[0][1] // SUIT_BITS
+    assert know.trump is not None
+    reads = follow_reads(led, know.trump)
+    legal = know.hand & SUIT_MASKS[led]
+    if legal.bit_count() < 2:
+        return
+    card = choose_card(know, legal)
+    # Trade the cards it holds elsewhere for unseen cards elsewhere, as many as it can.
+    mine, theirs = list(bits(know.hand & ~reads)), list(bits(know.unseen & ~reads))
+    swap.shuffle(theirs)
+    traded = min(len(mine), len(theirs))
+    other = know.hand & reads
+    for c in mine[traded:] + theirs[:traded]:
+        other |= 1 << c
+    know.hand = other
+    assert choose_card(know, legal) == card
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(2, 24), players=st.sampled_from((3, 4)))
+def test_the_play_model_weighs_layouts_as_a_reading_of_every_card_held_would(
+        seed: int, steps: int, players: int) -> None:
+    from bistrot.omi.bots.medium import choose_card
+    from bistrot.omi.bots.policy_evidence import PlayModel
+
+    game = OmiGame.new(OmiRules(players=players), seed)
+    advance(game, steps)
+    know = Knowledge.from_view(game.view(game.to_move))
+    quick = PlayModel(know, mismatch=0.5)  # medium, its choices remembered by what it reads
+    whole = PlayModel(know, policy=choose_card, mismatch=0.5)  # nothing known of what it reads
+    rng = random.Random(seed)
+    sampler = DealSampler(know)
+    for _ in range(30):
+        hands = sampler.sample(rng)
+        assert quick.weight(hands) == whole.weight(hands)
 
 
 def test_samples_read_through_the_model_are_closer_to_the_truth() -> None:

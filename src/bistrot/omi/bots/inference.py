@@ -36,8 +36,10 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Mapping
 from functools import cache
+from itertools import accumulate
 from math import comb
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
@@ -56,6 +58,9 @@ DISCARD_TOP = 0.5
 #: that suit at the time, to this power.
 LEAD_POWER = 1.0
 ALL_SUITS = 0b1111
+
+_DrawTable = tuple[list[int], list[tuple[tuple[int, int], ...]], list[tuple[int, ...]]]
+"""A suit's splits ready to draw from (:meth:`DealSampler._draw_table`)."""
 
 
 def _cards_of_suits(suits: int) -> int:
@@ -100,6 +105,7 @@ class DealSampler:
         self.others = [s for s in range(know.players)
                        if s != know.seat and (s not in self.known or s in self.partial)]
         self.suit_cards = [list(bits(hidden & SUIT_MASKS[s])) for s in range(4)]
+        self.suit_bits = [[1 << card for card in cards] for cards in self.suit_cards]
         self.need = tuple(know.counts[s] - self.partial.get(s, 0).bit_count() for s in self.others)
         if sum(self.need) != sum(len(c) for c in self.suit_cards):
             raise ValueError("the hand counts do not add up to the unseen cards")
@@ -111,11 +117,13 @@ class DealSampler:
         self.allowed = allowed([know.voids[o] | g for o, g in zip(self.others, given, strict=True)])
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._opts: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
+        self._tables: dict[tuple[int, tuple[int, ...]], _DrawTable] = {}
         if self._count(0, self.need) == 0:
             # Voids cannot all be honoured (they always can in a real game); drop them.
             self.allowed = allowed(given)
             self._ways.clear()
             self._opts.clear()
+            self._tables.clear()
         chooser = know.chooser
         self.evidence = (
             evidence and know.players == 4 and know.trump is not None and chooser in self.others
@@ -154,6 +162,18 @@ class DealSampler:
         self._opts[(suit, need)] = options
         return options
 
+    def _draw_table(self, suit: int, need: tuple[int, ...]) -> _DrawTable:
+        """:meth:`_options` ready to draw from: the running totals of their deal counts, and for
+        each split where its cards go and what the later suits must then fill."""
+        table = self._tables.get((suit, need))
+        if table is None:
+            options = self._options(suit, need)
+            running = list(accumulate(w for _, w in options))
+            places = [tuple((i, k) for i, k in enumerate(split) if k) for split, _ in options]
+            rests = [tuple(n - k for n, k in zip(need, split, strict=True)) for split, _ in options]
+            table = self._tables[(suit, need)] = (running, places, rests)
+        return table
+
     def _count(self, suit: int, need: tuple[int, ...]) -> int:
         if suit == 4:
             return 0 if any(need) else 1
@@ -168,23 +188,16 @@ class DealSampler:
         hands = [0] * len(self.others)
         need = self.need
         for suit in range(4):
-            options = self._options(suit, need)
-            total = sum(w for _, w in options)
-            pick = rng.randrange(total)
-            split = options[-1][0]
-            for option, weight in options:
-                if pick < weight:
-                    split = option
-                    break
-                pick -= weight
-            cards = list(self.suit_cards[suit])
+            running, places, rests = self._draw_table(suit, need)
+            # The split of deal counts' weight, then the suit's cards shuffled into its places.
+            which = bisect_right(running, rng.randrange(running[-1]))
+            cards = list(self.suit_bits[suit])
             rng.shuffle(cards)
             start = 0
-            for i, k in enumerate(split):
-                for card in cards[start:start + k]:
-                    hands[i] |= 1 << card
+            for i, k in places[which]:
+                hands[i] |= sum(cards[start:start + k])  # distinct bits: the sum is their union
                 start += k
-            need = tuple(n - k for n, k in zip(need, split, strict=True))
+            need = rests[which]
         return hands
 
     def _weight(self, hands: list[int], rng: random.Random) -> float:

@@ -126,6 +126,18 @@ def choose_card(know: Knowledge, legal: int) -> int:
     return _follow(know, legal)
 
 
+def follow_reads(led: int, trump: int) -> int:
+    """The cards of its hand :func:`choose_card` looks at when it follows suit (every legal card
+    of the ``led`` suit): those of the led suit and of ``trump``.  Its card there depends on nothing
+    else it holds, so a model reading its plays may take hands that differ only elsewhere as one.
+
+    >>> from bistrot.cards import SUIT_MASKS
+    >>> follow_reads(0, 1) == SUIT_MASKS[0] | SUIT_MASKS[1]
+    True
+    """
+    return SUIT_MASKS[led] | SUIT_MASKS[trump]
+
+
 def _opponents(know: Knowledge) -> list[int]:
     return [s for s in range(know.players) if not know.is_friend(s)]
 

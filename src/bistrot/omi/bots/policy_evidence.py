@@ -33,23 +33,34 @@ from bistrot.omi.tricks import trick_winner
 MISMATCH = 0.3
 
 Policy = Callable[[Knowledge, int], int]
+"""The reference player: the card it plays from a seat's knowledge and its legal cards."""
+FollowReads = Callable[[int, int], int]
+"""The cards of its hand a policy looks at when it follows the led suit, from the led suit and
+trump (:func:`bistrot.omi.bots.medium.follow_reads`)."""
+EVERY_CARD = -1  # as a mask: the whole hand
 
 
-def _medium_policy() -> Policy:
-    from bistrot.omi.bots.medium import choose_card
+def _medium_policy() -> tuple[Policy, FollowReads]:
+    from bistrot.omi.bots.medium import choose_card, follow_reads
 
-    return choose_card
+    return choose_card, follow_reads
 
 
 class PlayModel:
-    """The others' past plays of this hand, ready to be checked against layouts."""
+    """The others' past plays of this hand, ready to be checked against layouts.  ``policy`` is
+    the reference player (medium's rules by default); ``follow_reads``, if known, the cards it
+    looks at when following suit."""
 
-    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH) -> None:
-        self.policy = policy or _medium_policy()
+    def __init__(self, know: Knowledge, policy: Policy | None = None, mismatch: float = MISMATCH,
+                 follow_reads: FollowReads | None = None) -> None:
+        if policy is None:
+            policy, follow_reads = _medium_policy()
+        self.policy = policy
         self.mismatch = mismatch
-        self.records: list[tuple[int, Knowledge, int, int, int]] = []
-        # The model's choice depends only on the record and the hand held then, and the same
-        # hands come back across layouts: remember each choice.
+        self.records: list[tuple[int, Knowledge, int, int, int, int]] = []
+        # The model's choice depends only on the record and the hand held then (following suit,
+        # only on the cards ``follow_reads`` names), and the same hands come back across
+        # layouts: remember each choice.
         self._choices: dict[tuple[int, int], int] = {}
         history = know.history
         trump = know.trump
@@ -75,7 +86,8 @@ class PlayModel:
                         if s == seat:
                             later |= 1 << c
                 led = trick[0][1] // SUIT_BITS if i else None
-                self.records.append((seat, snapshot, later, card, -1 if led is None else led))
+                reads = EVERY_CARD if led is None or follow_reads is None else follow_reads(led, trump)
+                self.records.append((seat, snapshot, later, card, -1 if led is None else led, reads))
             if len(trick) == n:
                 done = [*done, {"leader": trick[0][0], "cards": [CARD_NAMES[c] for _, c in trick],
                                 "winner": trick_winner(trick, trump)[0]}]
@@ -84,17 +96,18 @@ class PlayModel:
         """The relative likelihood of the others' plays if they hold ``hands`` now."""
         weight = 1.0
         choices = self._choices
-        for index, (seat, snapshot, later, card, led) in enumerate(self.records):
+        for index, (seat, snapshot, later, card, led, reads) in enumerate(self.records):
             held = hands[seat] | later
-            legal = held
+            legal = key = held
             if led >= 0 and held & SUIT_MASKS[led]:
                 legal = held & SUIT_MASKS[led]
+                key = held & reads
             if legal & (legal - 1) == 0:
                 continue  # no choice: nothing to learn
-            choice = choices.get((index, held))
+            choice = choices.get((index, key))
             if choice is None:
                 snapshot.hand = held
-                choice = choices[(index, held)] = self.policy(snapshot, legal)
+                choice = choices[(index, key)] = self.policy(snapshot, legal)
             if choice != card:
                 weight *= self.mismatch
         return weight
