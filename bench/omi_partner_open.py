@@ -45,7 +45,8 @@ class PartnerOpenHard(HardOmiBot):
         return super().act(view)
 
     def sampler(self, know: Knowledge, known: Mapping[int, int] | None = None,
-                known_suits: Mapping[int, int] | None = None) -> DealSampler:
+                known_suits: Mapping[int, int] | None = None, holds: Mapping[int, int] | None = None,
+                lacks: Mapping[int, int] | None = None) -> DealSampler:
         partner = know.partner()
         assert partner is not None  # the arena plays four players
         dealt = deal_hands(know.rules, self.dealt_from, 0, self.redeals, know.chooser)[partner]

@@ -322,3 +322,39 @@ def test_known_suits_of_a_hand_are_given_and_its_other_suits_drawn(seed: int, st
     for hands in sampler.sample_many(random.Random(seed), 8):
         assert hands[partner] & given == game.hands[partner] & given
         assert_a_deal(hands, know)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), told=st.integers(0, 2**52 - 1))
+def test_cards_a_hand_holds_and_lacks_are_given_and_kept_from_it(seed: int, steps: int, told: int) -> None:
+    # The bound bench asks what a signal showing some cards could tell: of the cards told, the
+    # partner must hold exactly its real ones in every layout, the rest of its hand drawn around
+    # them, and no layout may give it one it lacks.
+    game, _, partner, know = partner_case(seed, steps)
+    told &= know.unseen
+    holds, lacks = told & game.hands[partner], told & ~game.hands[partner]
+    sampler = DealSampler(know, evidence=True, play_evidence=True, model=True,
+                          holds={partner: holds}, lacks={partner: lacks})
+    assert partner in sampler.others
+    for hands in sampler.sample_many(random.Random(seed), 8):
+        assert hands[partner] & told == holds
+        assert_a_deal(hands, know)
+
+
+def test_cards_held_are_drawn_uniformly_around_them() -> None:
+    # Told only that the partner lacks one card and holds another, every other unseen card is
+    # as likely as any other to be the partner's (no evidence: a uniform draw).
+    game, _, partner, know = partner_case(3, 1)
+    unseen = list(bits(know.unseen))
+    held = next(c for c in unseen if game.hands[partner] >> c & 1)
+    lacked = next(c for c in unseen if not game.hands[partner] >> c & 1)
+    sampler = DealSampler(know, holds={partner: 1 << held}, lacks={partner: 1 << lacked})
+    counts: Counter[int] = Counter()
+    draws = 3000
+    for hands in sampler.sample_many(random.Random(1), draws):
+        counts.update(bits(hands[partner]))
+    assert counts[held] == draws and counts[lacked] == 0
+    free = [c for c in unseen if c not in (held, lacked)]
+    share = (know.counts[partner] - 1) / len(free)  # the chance of each other card
+    for card in free:
+        assert abs(counts[card] / draws - share) < 0.04

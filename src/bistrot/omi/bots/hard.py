@@ -292,13 +292,16 @@ class HardOmiBot:
         return medium_trump(hand)
 
     def sampler(self, know: Knowledge, known: Mapping[int, int] | None = None,
-                known_suits: Mapping[int, int] | None = None) -> DealSampler:
+                known_suits: Mapping[int, int] | None = None, holds: Mapping[int, int] | None = None,
+                lacks: Mapping[int, int] | None = None) -> DealSampler:
         """The layouts this player draws for ``know``, with its evidence options; the hands of
         ``known`` (``{seat: cards}``) are given, not drawn (only the suits of ``known_suits``, if
-        set): the benches measure what that is worth, the player itself never knows another hand."""
+        set), and so are the cards of ``holds``, while no layout gives a seat its cards of
+        ``lacks`` (:class:`DealSampler`): the benches measure what that is worth, the player
+        itself never knows another hand."""
         return DealSampler(know, evidence=self.evidence, play_evidence=self.play_evidence,
                            model=self.model, mismatch=self.mismatch, pool=self.pool, known=known,
-                           known_suits=known_suits)
+                           known_suits=known_suits, holds=holds, lacks=lacks)
 
     def evaluate(self, view: Mapping[str, Any], rng: random.Random,
                  know: Knowledge | None = None) -> CardValues:

@@ -90,15 +90,23 @@ class DealSampler:
     def __init__(self, know: Knowledge, evidence: bool = False, pool: int = 8,
                  play_evidence: bool = False, model: bool = False, mismatch: float = 0.3,
                  known: Mapping[int, int] | None = None,
-                 known_suits: Mapping[int, int] | None = None) -> None:
+                 known_suits: Mapping[int, int] | None = None,
+                 holds: Mapping[int, int] | None = None, lacks: Mapping[int, int] | None = None) -> None:
         self.know = know
         #: Hands of other seats that are given, not drawn (``{seat: cards held now}``): what the
         #: layouts would be if this seat could see them (the benches measure what that is worth).
         #: With ``known_suits`` (``{seat: suits}``, a bit per suit) only the seat's cards of those
-        #: suits are given and the rest of its hand is drawn.
+        #: suits are given and the rest of its hand is drawn.  Finer still, ``holds`` and ``lacks``
+        #: (``{seat: cards}``): cards a seat is given, the rest of its hand drawn, and cards it
+        #: is known not to hold (a layout that gives it one has weight 0).
         shown = {seat: (known_suits or {}).get(seat, ALL_SUITS) for seat in known or {}}
         self.known = {seat: cards & _cards_of_suits(shown[seat]) for seat, cards in (known or {}).items()}
         self.partial = {seat: cards for seat, cards in self.known.items() if shown[seat] != ALL_SUITS}
+        for seat, cards in (holds or {}).items():
+            if seat in self.known and seat not in self.partial:
+                raise ValueError("holds: the seat's whole hand is known already")
+            self.known[seat] = self.partial[seat] = self.partial.get(seat, 0) | cards
+            shown.setdefault(seat, 0)
         hidden = know.unseen
         for cards in self.known.values():
             hidden &= ~cards
@@ -132,6 +140,7 @@ class DealSampler:
         self._chooser_index = self.others.index(chooser) if self.evidence else -1
         self.events = _passed_up_wins(know, self.others) if play_evidence else []
         self.lead_lengths = _lead_lengths(know, self.others) if play_evidence and LEAD_POWER else []
+        self.lacks = [(self.others.index(seat), cards) for seat, cards in (lacks or {}).items() if cards]
         self.model = None
         if model:
             from bistrot.omi.bots.policy_evidence import PlayModel
@@ -203,6 +212,9 @@ class DealSampler:
     def _weight(self, hands: list[int], rng: random.Random) -> float:
         if self.partial:
             hands = [h | self.partial.get(seat, 0) for h, seat in zip(hands, self.others, strict=True)]
+        for index, cards in self.lacks:
+            if hands[index] & cards:
+                return 0.0
         weight = 1.0
         for index, cards, likelihood in self.events:
             if hands[index] & cards:
@@ -233,7 +245,8 @@ class DealSampler:
         One shared pool approximates the posterior better than ``k`` pools of ``pool`` each, for
         the same number of weights computed (the weights, not the solver, are the cost).
         """
-        if not self.evidence and not self.events and not self.lead_lengths and self.model is None:
+        if (not self.evidence and not self.events and not self.lead_lengths and self.model is None
+                and not self.lacks):
             chosen = [self._uniform(rng) for _ in range(k)]
         else:
             pool = [self._uniform(rng) for _ in range(k * self.pool)]
