@@ -103,10 +103,10 @@ class Server:
         self.stop()
         self.start()
 
-    def api(self, method: str, path: str, body: dict | None = None) -> dict:
+    def api(self, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> dict:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json", **(headers or {})})
         with urllib.request.urlopen(request, timeout=10) as answer:
             return json.load(answer)
 

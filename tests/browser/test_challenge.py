@@ -1,7 +1,9 @@
 """Challenges (issue 13, item 12): the games on a challenge's deal compared hand by hand (Omi) or
 fact by fact (Oti) with who did better, the seat named as its player sees it, and every control
 of the end-of-game dialog reachable at a phone held upright or sideways, a tablet and a laptop
-("See the challenge results" was below the dialog's window on a phone)."""
+("See the challenge results" was below the dialog's window on a phone).  How each game went is
+shown only once the deal has been played through (before, it would spoil the challenge): the
+challenger's page says so instead, and the original player's shows it."""
 
 from __future__ import annotations
 
@@ -53,6 +55,24 @@ def open_as(pages, base: str, name: str, path: str):
     return page
 
 
+def played_results(server, page, challenge: str) -> dict:
+    """The challenge's results with every game's facts, as they are given to the browser of
+    ``page``, at its finished table of the challenge (``/t/<table>``) with its seat token."""
+    table = page.url.rsplit("/", 1)[1]
+    held = page.evaluate("(id) => JSON.parse(localStorage.getItem('bistrot.table.' + id))", table)
+    info = server.api("GET", f"/api/challenges/{challenge}?table={table}",
+                      headers={"Authorization": f"Bearer {held['seats'][0]['token']}"})
+    assert info["facts_shown"] is True
+    return info
+
+
+def assert_facts_hidden(page, words: str) -> None:
+    """Before the deal is played: the results' cards, not how the games went."""
+    page.wait_for_selector("[data-testid=comparison] .result-card")
+    assert page.locator("[data-testid=side-by-side]").count() == 0
+    assert page.locator("[data-testid=facts-hidden]").inner_text() == words
+
+
 def omi_rank(result: dict, seat: int) -> tuple:
     """How good a finished match was for ``seat`` (lower is better), as the page says it."""
     tokens, side, hands = result["summary"]["tokens"], seat % 2, result["summary"]["hands"]
@@ -83,6 +103,7 @@ def test_an_omi_challenge_compared_hand_by_hand(server, pages):
     assert "Computer 3 (easy) as your partner" in seat, seat
     assert "Computer 2 (easy) on your right" in seat and "Computer 4 (easy) on your left" in seat, seat
     assert "You choose trump in the first hand and lead its first trick." in seat, seat
+    assert_facts_hidden(friend, "Play this deal to see everybody's hands side by side.")
     shot(friend, "challenge-page-omi-360x640")
     friend.set_viewport_size({"width": 1280, "height": 800})
     friend.fill("#challenge-name", "Nimali")
@@ -98,7 +119,7 @@ def test_an_omi_challenge_compared_hand_by_hand(server, pages):
 
     play_until_over(friend, on_turn=other_trump)
     friend.wait_for_selector("[data-testid=side-by-side]")
-    info = server.api("GET", f"/api/challenges/{challenge}")
+    info = played_results(server, friend, challenge)
     original, attempt = info["results"]
     assert original["name"] == "Ama" and attempt["name"] == "Nimali"
 
@@ -169,13 +190,14 @@ def test_an_oti_challenge_compared_side_by_side(server, pages):
              "you play after Computer 3 (easy) and before Computer 2 (easy).")
     assert order in seat, seat
     assert "Whoever holds the lowest card starts." in seat, seat
+    assert_facts_hidden(friend, "Play this deal to see everybody's game side by side.")
     friend.fill("#challenge-name", "Nimali")
     friend.click("[data-action=play-challenge]")
     # (the pile whenever we may: another game than Ama's)
     oti_driver.play_until_over(friend, limit_s=180, pick_up=True)
     table = friend.locator(".over-overlay [data-testid=side-by-side]")
     table.wait_for()
-    info = server.api("GET", f"/api/challenges/{link.rsplit('/', 1)[1]}")
+    info = played_results(server, friend, link.rsplit("/", 1)[1])
     facts = [r["facts"] for r in info["results"]]
     # each cell's own text (a marked one adds "(better)" for screen readers)
     rows = {r.locator("th").inner_text(): [x.split("\n")[0] for x in r.locator("td").all_inner_texts()]

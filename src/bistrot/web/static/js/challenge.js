@@ -1,9 +1,11 @@
 // Challenges: the same deal, seat and computer players for everyone who opens the link, and
-// everybody's results side by side.
+// everybody's results side by side. How each game went (hand by hand) is the server's to give
+// only to whoever has finished a game on the deal (docs/protocol.md): the page names a finished
+// table of the challenge this browser holds, with its token, and shows what it is given.
 import { h, clear, toast } from "./dom.js";
 import { t, refusal } from "./i18n.js";
 import { get, post } from "./api.js";
-import { saveTable, playerName, setPlayerName } from "./store.js";
+import { saveTable, playerName, setPlayerName, challengeTables, heldToken } from "./store.js";
 import { rulesSummary } from "./rules.js";
 import { rendererFor } from "./games/index.js";
 
@@ -17,6 +19,25 @@ export function summaryText(game, summary) {
   if (summary.cards_left !== undefined) parts.push(t("challenge.cards_left", { n: summary.cards_left }));
   if (summary.turns !== undefined) parts.push(t("challenge.turns", { n: summary.turns }));
   return parts.join(" · ");
+}
+
+/** Challenge `id`'s results (GET /api/challenges/<id>), with every game's facts if one of
+ * `tables` (this browser's tables of the challenge, js/store.js challengeTables) is finished:
+ * each is named in turn with its token until the server shows them (`facts_shown`); a table it
+ * refuses (forgotten, another server's) is passed over; else the answer everybody gets. */
+export async function loadChallenge(id, tables = challengeTables(id)) {
+  let withheld = null;
+  for (const held of tables.filter(heldToken).slice(0, 3)) {
+    try {
+      const data = await get(`/api/challenges/${encodeURIComponent(id)}?table=${encodeURIComponent(held.id)}`,
+        { Authorization: `Bearer ${heldToken(held)}` });
+      if (data.facts_shown) return data;
+      withheld = withheld || data;
+    } catch (error) {
+      if (error.status !== 403) throw error;  // (unknown challenge, network: said by the page)
+    }
+  }
+  return withheld || get(`/api/challenges/${encodeURIComponent(id)}`);
 }
 
 /** How a challenge names people and seats: a game's player by their name, every other seat by
@@ -88,7 +109,9 @@ function sideBySide(cx, rows, finished, highlight) {
 }
 
 /** The results of a challenge: a card per game (the original first) saying how it ended, who
- * did better, then the finished games side by side (hand by hand for Omi). */
+ * did better, then the finished games side by side (hand by hand for Omi), or, where the server
+ * withholds how the games went (`facts_shown` false: this browser has not played the deal
+ * through), a line saying that playing it shows them. */
 export function challengeComparison(data, { highlight } = {}) {
   const results = data.results || [];
   const cx = challengeContext(data);
@@ -112,8 +135,10 @@ export function challengeComparison(data, { highlight } = {}) {
       r.status !== "over" ? t("challenge.playing") : r.won ? t("challenge.won") : t("challenge.lost")),
     h("p", { class: "result-detail" }, summaryText(data.game, r.summary))))),
     results.length ? null : h("p", {}, t("challenge.none")),
-    own && finished.length ? [h("h4", {}, t(`challenge.side_by_side_${data.game}`)),
-      sideBySide(cx, own.rows(cx, finished), finished, highlight)] : null);
+    own && data.facts_shown && finished.length ? [h("h4", {}, t(`challenge.side_by_side_${data.game}`)),
+      sideBySide(cx, own.rows(cx, finished), finished, highlight)] : null,
+    own && !data.facts_shown && results.length
+      ? h("p", { class: "hint", dataset: { testid: "facts-hidden" } }, t(`challenge.facts_hidden_${data.game}`)) : null);
 }
 
 export async function challengePage(root, id, nav, topbar) {
@@ -121,7 +146,7 @@ export async function challengePage(root, id, nav, topbar) {
   root.append(topbar(), h("p", { class: "loading" }, t("challenge.loading")));
   let data;
   try {
-    data = await get(`/api/challenges/${id}`);
+    data = await loadChallenge(id);
   } catch (error) {
     clear(root);
     root.append(topbar(), h("section", { class: "page narrow error-page" }, h("h1", {}, t("challenge.title")),

@@ -11,7 +11,7 @@ import { h, patch, clear, toast } from "./dom.js";
 import { t, refusal } from "./i18n.js";
 import { api, get } from "./api.js";
 import { cardName, cardPretty } from "./cards.js";
-import { loadTable, tableInMemory } from "./store.js";
+import { loadTable, tableInMemory, heldToken } from "./store.js";
 import { rendererFor } from "./games/index.js";
 import { nameOf } from "./table/render.js";
 import { isLocalTable, localReplay, localRecord, localAnalysis, localAnalysisStored } from "./offline.js";
@@ -22,7 +22,7 @@ const POLL_MS = 1000;
 /** The Authorization header of this browser's token of `tableId` (a seat's, else the watch key). */
 function authHeaders(tableId) {
   const held = loadTable(tableId) || tableInMemory(tableId) || {};
-  const token = held.seats?.find((s) => s.token)?.token || held.watch;
+  const token = heldToken(held);
   return { held, headers: token ? { Authorization: `Bearer ${token}` } : {} };
 }
 

@@ -35,6 +35,18 @@ export function heldTables() {
   return found.sort((a, b) => (b.saved || 0) - (a.saved || 0));
 }
 
+/** The token this browser holds for a table (what it saved, or null): a seat's, else the watch key. */
+export function heldToken(held) {
+  return held?.seats?.find((s) => s.token)?.token || held?.watch || null;
+}
+
+/** The tables this browser holds a token of that are challenge `id`'s: the ones the challenge was
+ * made from (their game is over), then those opened from it, the latest saved first. */
+export function challengeTables(id) {
+  const held = heldTables().filter((x) => heldToken(x) && (x.challenge === id || x.challenges_made?.includes(id)));
+  return [...held.filter((x) => x.challenges_made?.includes(id)), ...held.filter((x) => !x.challenges_made?.includes(id))];
+}
+
 export function playerName() {
   try { return localStorage.getItem("bistrot.name") || ""; } catch { return ""; }
 }

@@ -447,8 +447,8 @@ const omiChallenge = {
     const around = { left: cx.computer(at("left")), right: cx.computer(at("right")) };
     const who = data.players === 4 ? t("challenge.seat_omi_team", { ...around, partner: cx.computer(at("top")) })
       : t("challenge.seat_omi_alone", around);
-    const first = data.results?.[0]?.facts?.hands?.[0]?.chooser;
-    if (first === undefined) return who;
+    const first = data.first_to_move;  // the first to act: the first hand's chooser
+    if (first === undefined || first === null) return who;
     return `${who} ${first === data.seat ? t("challenge.you_choose_first") : t("challenge.chooses_first", { name: cx.computer(first) })}`;
   },
   rank(result, cx) {

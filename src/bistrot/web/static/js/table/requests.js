@@ -3,9 +3,10 @@
 // results.
 import { toast } from "../dom.js";
 import { refusal } from "../i18n.js";
-import { post, get } from "../api.js";
+import { post } from "../api.js";
 import { localRematch } from "../offline.js";
-import { saveTable } from "../store.js";
+import { saveTable, loadTable } from "../store.js";
+import { loadChallenge } from "../challenge.js";
 import { shareUrl } from "../sharing.js";
 
 /** The next game with the same people: the server's rematch table (or this device's). */
@@ -42,6 +43,11 @@ export async function challenge(T) {
   try {
     const answer = await post(`/api/tables/${tableId}/challenge`, { token });
     S.challenge = { id: answer.challenge, url: shareUrl(answer.challenge_url) };
+    // Remembered with the table: this browser's token of it shows the challenge's facts (a
+    // finished game on its deal, js/challenge.js loadChallenge).
+    const made = [...new Set([...(held.challenges_made || []), answer.challenge])];
+    held.challenges_made = made;
+    saveTable(tableId, { ...(loadTable(tableId) || held), challenges_made: made });
     T.render();
   } catch (error) {
     toast(error.message, "error");
@@ -67,12 +73,13 @@ export async function moveSeat(T, body) {
   }
 }
 
-/** The results of the challenge this table was played for (once). */
+/** The results of the challenge this table was played for (once), this table's game being
+ * over: with every game's facts (its token says this browser played it). */
 export async function loadComparison(T) {
-  const { S, held } = T;
+  const { S, held, tableId } = T;
   if (!held.challenge || S.comparison) return;
   try {
-    S.comparison = await get(`/api/challenges/${held.challenge}`);
+    S.comparison = await loadChallenge(held.challenge, [{ ...held, id: tableId }]);
     T.render();
   } catch { /* the link still works */ }
 }
