@@ -164,6 +164,18 @@ def test_an_omi_challenge_compared_hand_by_hand(server, pages):
     last_score = rows.nth(len(hands[1]) - 1).locator("td").nth(1).locator(".ch-total").inner_text()
     assert last_score.endswith(" : ".join(map(str, attempt["summary"]["tokens"])))
     shot(friend, "challenge-omi-hand-by-hand")
+
+    # A person at another seat of the original game (its result's seats) is named by their name
+    # in its column, the attempt's computer there as a computer (the page's own code, given the
+    # answer with Kasun at seat 1 choosing the first trump).
+    first_hand = friend.evaluate("""async (info) => {
+      const { challengeComparison } = await import("/static/js/challenge.js");
+      info.results[0].seats[1] = { seat: 1, kind: "human", name: "Kasun", level: null };
+      for (const r of info.results) r.facts.hands[0].chooser = 1;
+      const table = challengeComparison(info).querySelector("[data-testid=side-by-side]");
+      return [...table.querySelectorAll("tbody tr:first-child td .ch-trump")].map((td) => td.textContent);
+    }""", info)
+    assert "Kasun" in first_hand[0] and first_hand[1].endswith("Computer 2"), first_hand
     check_over_dialog(friend, "challenge-over-omi-friend")
 
     # The original player's link, afterwards: the same comparison, the best so far named.

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from secrecy import cards_in
-from server_harness import Client, bearer, http, open_table, oti_policy, play_out
+from server_harness import Client, bearer, drive, http, open_table, oti_policy, play_out
 
 from bistrot.oti.view import TURN_ACTIONS
 from bistrot.server import room as room_module
@@ -257,3 +257,29 @@ def test_a_challenge_asked_of_another_node_carries_the_table_and_token(server, m
     status, body = refusal(server.url, challenge, {"table": source}, bearer("nonsense"))
     assert (status, body["code"]) == (403, "bad_token")  # the other node's refusal, as it made it
     monkeypatch.setattr(room, "cluster", None)  # (before the server stops)
+
+
+def test_the_original_game_says_who_sat_where_a_friend_by_name(server):
+    """The original game's result has its seats (kind, name, level): its other seats may have
+    been people, where every attempt has the challenge's computers (which the answer lists)."""
+    table = open_table(server.url, mode="friends", rules={"target": 1}, level="easy", name="Ama")
+    tid, mine = table["table"], table["seats"][0]["token"]
+    with http(server.url) as client:
+        joined = client.post(f"/api/tables/{tid}/join", json={"invite": table["invite"], "name": "Kasun"})
+        assert joined.status_code == 200, joined.text
+        assert client.post(f"/api/tables/{tid}/start", json={"token": mine}).status_code == 200
+    with Client(server.url, tid, mine) as me, Client(server.url, tid, joined.json()["token"]) as friend:
+        drive([me, friend], random.Random(3))
+    challenge = challenge_of(server.url, tid, mine)
+    play_challenge(server.url, challenge, "Nimali")
+    for info in (info_of(server.url, challenge), info_of(server.url, challenge, tid, mine)):
+        original, attempt = info["results"]
+        assert original["seats"] == [
+            {"seat": 0, "kind": "human", "name": "Ama", "level": None},
+            {"seat": 1, "kind": "human", "name": "Kasun", "level": None},
+            {"seat": 2, "kind": "computer", "name": None, "level": "easy"},
+            {"seat": 3, "kind": "computer", "name": None, "level": "easy"},
+        ]
+        assert "seats" not in attempt  # Nimali's: the challenge's computers, Kasun's seat a medium one
+        assert info["computers"] == [{"seat": 1, "level": "medium"}, {"seat": 2, "level": "easy"},
+                                     {"seat": 3, "level": "easy"}]

@@ -139,6 +139,10 @@ async def challenge_info(
             "won": None if result is None else record.seat in entry.winners(rules, result),
             "summary": result,
         }
+        if row.table == record.table:
+            # Who played the original game: its other seats may have been people (an attempt's
+            # are the challenge's computers, which the answer lists).
+            line["seats"] = history.seat_entries(s.record for s in source.seats)
         if shown:
             line["facts"] = None if result is None else await finished_facts(storage, row, cache)
         results.append(line)

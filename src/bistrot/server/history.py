@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from bistrot import games
 from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
-from bistrot.server.storage import DamagedRecord, HistoryRow, Storage, StoredTable
+from bistrot.server.storage import DamagedRecord, HistoryRow, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.plan import OVER
 from bistrot.tablecore.replay import not_over, replay_of
@@ -123,6 +124,14 @@ async def replay(core: TableCore) -> dict[str, Any]:
     return await asyncio.to_thread(replay_of, core)
 
 
+def seat_entries(seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
+    """Who sat where at a game, by seat: kind, name, level (no token, no presence)."""
+    return [
+        {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level}
+        for s in sorted(seats, key=lambda s: s.seat)
+    ]
+
+
 def history_entry(row: HistoryRow) -> dict[str, Any]:
     """One finished game of ``POST /api/history``: no secret and no card (as ``GET
     /api/tables/{id}``), with its result, winners and times."""
@@ -135,10 +144,7 @@ def history_entry(row: HistoryRow) -> dict[str, Any]:
         "mode": table.mode,
         "players": entry.players(rules),
         "rules": rules.to_dict(),
-        "seats": [
-            {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level}
-            for s in sorted(row.seats, key=lambda s: s.seat)
-        ],
+        "seats": seat_entries(row.seats),
         "result": table.result,
         "winners": entry.winners(rules, table.result or {}),
         "created_at": table.created_at,

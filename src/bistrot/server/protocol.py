@@ -218,6 +218,11 @@ class ChallengeResult(BaseModel):
     seq: int
     won: bool | None
     summary: dict[str, Any] | None
+    seats: list[HistorySeat] | None = Field(
+        default=None,
+        description="the original game's result only: who sat where in it (kind, name, level); an"
+        " attempt's other seats are the challenge's computers",
+    )
     facts: dict[str, Any] | None = Field(
         default=None,
         description="only when the answer's facts_shown is true (absent otherwise): once the game"

@@ -41,16 +41,24 @@ export async function loadChallenge(id, tables = challengeTables(id)) {
 }
 
 /** How a challenge names people and seats: a game's player by their name, every other seat by
- * the computer player that sits there (as at the table: "Computer 2"), with its level. */
+ * the computer player that sits there (as at the table: "Computer 2"), with its level; in a
+ * game's own words (`seatName`), the original game's other seats as they were there (the
+ * server's `seats` of its result: a person by their name). */
 function challengeContext(data) {
   const level = (seat) => (data.computers || []).find((c) => c.seat === seat)?.level;
   const short = (seat) => t("seat.computer_name", { n: seat + 1 });
+  const player = (result) => result.name || t("seat.player_n", { n: (data.results || []).indexOf(result) + 1 });
   return {
     data,
-    player: (result) => result.name || t("seat.player_n", { n: (data.results || []).indexOf(result) + 1 }),
+    player,
     short,
     computer: (seat) => (level(seat) ? t("challenge.computer_level", { name: short(seat), level: t(`level.${level(seat)}`) })
       : short(seat)),
+    seatName: (result, seat) => {
+      if (seat === data.seat) return player(result);
+      const sat = result.seats?.find((s) => s.seat === seat);
+      return sat?.kind === "human" ? sat.name || t("seat.player_n", { n: seat + 1 }) : short(seat);
+    },
   };
 }
 

@@ -34,7 +34,7 @@ import { plain } from "./plain.js";
  * @property {{seat: (cx: object) => string, rank: (result: object, cx: object) => (number[]|null),
  *   rows: (cx: object, results: object[]) => Array<{label: string, cells: Array<{node: *, value?: number}>}>}} [challenge]
  *   a challenge's words and comparison (js/challenge.js; `cx`: {data, player(result), computer(seat),
- *   short(seat)}): the challenge's seat as its player sees it, how good a finished game was for
+ *   short(seat), seatName(result, seat)}): the challenge's seat as its player sees it, how good a finished game was for
  *   that seat (compared in order, lower is better), and the finished games side by side, a row
  *   per fact with a cell per game (`value`: lower is better in that row)
  * @property {Array<{id: string, action: string, title: string, key?: string,

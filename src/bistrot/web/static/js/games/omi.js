@@ -471,7 +471,7 @@ const omiChallenge = {
         if (hand.side !== null) totals[i][hand.side] += hand.tokens;
         // The hand's worth to the challenge's seat: tokens won, or given away (a 4 : 4 tie: 0).
         const net = hand.side === null ? 0 : hand.side === side ? hand.tokens : -hand.tokens;
-        const chooser = hand.chooser === cx.data.seat ? cx.player(r) : cx.short(hand.chooser);
+        const chooser = cx.seatName(r, hand.chooser);
         return { value: -net, node: [
           h("span", { class: "ch-trump" }, suitEl(hand.trump), h("span", { class: "sr-only" }, t(`suit.${hand.trump}`)), " ", chooser),
           h("span", { class: "ch-tricks" }, t("challenge.tricks", { tricks: ownFirst(hand.tricks) })),

@@ -363,14 +363,13 @@ const otiChallenge = {
   rows(cx, results) {
     const n = cx.data.players;
     const ranks = results.map((r) => otiChallenge.rank(r, cx));
-    const name = (r, seat) => (seat === cx.data.seat ? cx.player(r) : cx.short(seat));
     return [
       { label: t("challenge.row_place"), cells: ranks.map(([place]) => ({ value: place, node: t("challenge.place_of", { place, n }) })) },
       { label: t("challenge.row_cards_left"), cells: ranks.map(([, left]) => ({ value: left, node: String(left) })) },
       // Not marked: fewer turns is better only between equal places and cards left (rank).
       { label: t("challenge.row_turns"), cells: ranks.map(([, , turns]) => ({ node: String(turns) })) },
       { label: t("challenge.row_out"), cells: results.map((r) => ({
-        node: r.facts.out.length ? r.facts.out.map((seat) => name(r, seat)).join(" → ") : "–" })) },
+        node: r.facts.out.length ? r.facts.out.map((seat) => cx.seatName(r, seat)).join(" → ") : "–" })) },
     ];
   },
 };
