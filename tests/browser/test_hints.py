@@ -69,6 +69,16 @@ def test_hints_are_off_by_default_and_once_on_show_the_hard_players_choice(serve
     page.wait_for_selector("[data-testid=hints-used]")
     assert page.locator("[data-testid=hints-used]").inner_text() == "You used hints (2)"
 
+    # A challenge on this deal says, on the original game's result, that hints helped it.
+    page.click("[data-action=challenge]")
+    link = page.locator("[data-testid=challenge-link]")
+    link.wait_for(state="attached")
+    friend = pages.new()
+    friend.goto(link.input_value())
+    original = friend.locator("[data-testid=comparison] .result-card").first
+    original.wait_for()
+    assert "hints used" in original.locator(".result-detail").inner_text()
+
     # The switch is remembered in this browser.
     assert page.evaluate("localStorage.getItem('bistrot.hints')") == "on"
     # The home page's history says so too.

@@ -9,7 +9,9 @@ import { saveTable, playerName, setPlayerName, challengeTables, heldToken } from
 import { rulesSummary } from "./rules.js";
 import { rendererFor } from "./games/index.js";
 
-/** A finished game's summary in a few words: tokens and hands, place, cards left, turns. */
+/** A finished game's summary in a few words: tokens and hands, place, cards left, turns, and
+ * "hints used" where a player asked for hints (its stored result says), so that a challenge
+ * shows it beside the result it helped. */
 export function summaryText(game, summary) {
   if (!summary) return "";
   const parts = [];
@@ -18,6 +20,7 @@ export function summaryText(game, summary) {
   if (summary.place !== undefined) parts.push(t("challenge.place", { n: summary.place }));
   if (summary.cards_left !== undefined) parts.push(t("challenge.cards_left", { n: summary.cards_left }));
   if (summary.turns !== undefined) parts.push(t("challenge.turns", { n: summary.turns }));
+  if (Object.keys(summary.hints || {}).length) parts.push(t("history.hints_used"));
   return parts.join(" · ");
 }
 

@@ -239,15 +239,12 @@ export function homePage(root, nav, topbar) {
     historyBox.append(h("h2", {}, t("history.title")), h("ul", {}, games.map((g) => h("li", { dataset: { table: g.table } },
       h("span", { class: "saved-title" }, h("strong", { dataset: { testid: "history-result" } }, outcomeOf(g)), " · ", t(labelOf(g.game)),
         h("small", {}, ` · ${t(`mode.${g.mode}`)}`, g.local ? ` · ${t("offline.on_device")}` : "",
-          [summaryText(g.game, g.result), hintsNote(g.result), new Date(g.when).toLocaleString()]
+          [summaryText(g.game, g.result), new Date(g.when).toLocaleString()]
             .filter(Boolean).map((x) => ` · ${x}`).join(""))),
       h("span", { class: "saved-actions" },
         h("a", { href: `/replay/${g.table}`, class: "btn primary", dataset: { action: "replay", table: g.table },
           onclick: (e) => { e.preventDefault(); nav(`/replay/${g.table}`); } }, t("history.replay")))))));
   }
-  /** "hints used" where a player of the game asked for hints (its stored result says). */
-  const hintsNote = (result) => (Object.keys(result?.hints || {}).length ? t("history.hints_used") : "");
-
   /** "Won" or "Lost" for the one seat this browser played; else who won. */
   function outcomeOf(g) {
     if (!g.result) return t("history.over");  // (a device game saved before results were kept)
