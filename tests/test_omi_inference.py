@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -339,6 +340,14 @@ def test_cards_a_hand_holds_and_lacks_are_given_and_kept_from_it(seed: int, step
     for hands in sampler.sample_many(random.Random(seed), 8):
         assert hands[partner] & told == holds
         assert_a_deal(hands, know)
+
+
+def test_told_cards_of_a_seat_not_drawn_are_refused_with_the_reason() -> None:
+    game, seat, partner, know = partner_case(3, 1)
+    with pytest.raises(ValueError, match="whole hand is known already"):
+        DealSampler(know, known={partner: game.hands[partner]}, holds={partner: 0})
+    with pytest.raises(ValueError, match="only a seat whose hand is drawn"):
+        DealSampler(know, lacks={seat: 1})
 
 
 def test_cards_held_are_drawn_uniformly_around_them() -> None:

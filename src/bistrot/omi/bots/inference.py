@@ -140,6 +140,8 @@ class DealSampler:
         self._chooser_index = self.others.index(chooser) if self.evidence else -1
         self.events = _passed_up_wins(know, self.others) if play_evidence else []
         self.lead_lengths = _lead_lengths(know, self.others) if play_evidence and LEAD_POWER else []
+        if any(seat not in self.others for seat in lacks or {}):
+            raise ValueError("lacks: only a seat whose hand is drawn can lack cards")
         self.lacks = [(self.others.index(seat), cards) for seat, cards in (lacks or {}).items() if cards]
         self.model = None
         if model:
