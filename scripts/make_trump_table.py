@@ -1,16 +1,20 @@
-"""Generate ``src/bistrot/omi/bots/data/trump_table.json``, the hard Omi bot's trump-choice table.
+"""Generate the hard Omi bot's trump-choice tables, ``src/bistrot/omi/bots/data/trump_table.json``
+(four players) and ``trump_table_3.json`` (``--players 3``).
 
-For each of the 2,262 four-card hands (up to renaming suits) the chooser (seat 0) holds those
-cards first; the 28 others are dealt at random ``--samples`` times (4 more to the chooser, 8 to
-each other seat).  Each deal is solved double dummy with every suit as trump, the chooser
-leading, by Bo Haglund's DDS (PyPI ``endplay``); the file counts, for each suit, how often the
-chooser's team took 0 to 8 tricks (the table's token values and the match-aware choice both read
-these counts).  The same deals serve all four suits (common random numbers), and suits with the
-same holding (e.g. two suits not held) pool their deals.
+For each four-card hand (up to renaming suits: 2,262 from the 32-card deck, 696 from the 24-card
+deck of three players) the chooser (seat 0) holds those cards first; the other cards are dealt at
+random ``--samples`` times (4 more to the chooser, 8 to each other seat).  Each deal is solved
+double dummy with every suit as trump, the chooser leading (:func:`bistrot.omi.dd.solve`: Bo
+Haglund's DDS, three players through its phantom fourth hand); the file counts, for each suit,
+how often the chooser's side took 0 to 8 tricks (with three players: the chooser alone against
+the other two together).  The table's token values and the match-aware choice both read these
+counts.  The same deals serve all four suits (common random numbers), and suits with the same
+holding (e.g. two suits not held) pool their deals.
 
-Run (about 5 minutes on an idle core with 120 samples)::
+Run (about 5 minutes on an idle core with 120 samples; three players, about 2)::
 
     nice .venv/bin/python scripts/make_trump_table.py --samples 120 --workers 1
+    nice .venv/bin/python scripts/make_trump_table.py --players 3 --samples 240 --workers 1
 """
 
 from __future__ import annotations
@@ -24,24 +28,18 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
 
-from endplay.dds import solve_board
-from endplay.dds.solve import SolveMode
-from endplay.types import Deal, Denom, Player
+from bistrot.cards import SUIT_BITS, bits
+from bistrot.omi.bots.trump_table import CHOOSER_TOKENS, TABLE_FILES, shape_key
+from bistrot.omi.dd import Position, solve
+from bistrot.omi.rules import HAND_SIZE, OmiRules
 
-from bistrot.cards import RANK_LETTERS, SUIT_BITS
-from bistrot.omi.bots.trump_table import CHOOSER_TOKENS, TABLE_FILE, shape_key
-from bistrot.omi.rules import HAND_SIZE
-
-OMI_RANKS = range(5, 13)  # rank indices of 7 .. A
-DECK = [suit * SUIT_BITS + r for suit in range(4) for r in OMI_RANKS]
-OUT = Path(__file__).resolve().parent.parent / "src/bistrot/omi/bots/data" / TABLE_FILE
-DENOMS = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs)
+DATA = Path(__file__).resolve().parent.parent / "src/bistrot/omi/bots/data"
 
 
-def all_shapes() -> dict[str, list[int]]:
-    """Every shape key with a representative hand (place i in suit i)."""
+def all_shapes(deck: list[int]) -> dict[str, list[int]]:
+    """Every shape key of four cards of ``deck`` with a representative hand (place i in suit i)."""
     shapes: dict[str, list[int]] = {}
-    for hand in combinations(DECK, 4):
+    for hand in combinations(deck, 4):
         key, order = shape_key(hand)
         if key not in shapes:
             # Rename suits so that place i is suit i.
@@ -50,32 +48,19 @@ def all_shapes() -> dict[str, list[int]]:
     return shapes
 
 
-def pbn(hands: list[list[int]]) -> str:
-    parts = []
-    for hand in hands:
-        suits = []
-        for suit in range(4):
-            ranks = sorted((c % SUIT_BITS for c in hand if c // SUIT_BITS == suit), reverse=True)
-            suits.append("".join(RANK_LETTERS[r] for r in ranks))
-        parts.append(".".join(suits))
-    return "N:" + " ".join(parts)
-
-
-def counts_of(args: tuple[str, list[int], int, int]) -> tuple[str, list[list[int]]]:
-    """How often the chooser's team took 0 to 8 tricks with each place's suit as trump."""
-    key, hand, samples, seed = args
+def counts_of(args: tuple[str, list[int], int, int, int]) -> tuple[str, list[list[int]]]:
+    """How often the chooser's side took 0 to 8 tricks with each place's suit as trump."""
+    key, hand, samples, seed, players = args
     rng = random.Random(f"{seed}:{key}")
-    rest = [c for c in DECK if c not in hand]
+    rest = [c for c in bits(OmiRules(players=players).deck) if c not in hand]
     counts = [[0] * (HAND_SIZE + 1) for _ in range(4)]
     for _ in range(samples):
         rng.shuffle(rest)
-        hands = [hand + rest[:4], rest[4:12], rest[12:20], rest[20:28]]
-        deal = Deal(pbn(hands))
-        deal.first = Player.north
+        dealt = [hand + rest[:4]] + [rest[4 + 8 * i:12 + 8 * i] for i in range(players - 1)]
+        hands = tuple(sum(1 << c for c in cards) for cards in dealt)
         for suit in range(4):
-            deal.trump = DENOMS[suit]
-            solved = solve_board(deal, SolveMode.OptimalOne)
-            counts[suit][max(t for _, t in solved)] += 1
+            solved = solve(Position(hands=hands, trump=suit, to_move=0, players=players))
+            counts[suit][max(solved.values())] += 1
     # Places with the same holding are the same choice: pool their deals.
     holdings = key.split(".")
     for text in set(holdings):
@@ -92,13 +77,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--limit", type=int, default=0, help="only the first N shapes (for a trial)")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--players", type=int, choices=(4, 3), default=4)
+    parser.add_argument("--out", type=Path, help="the file written (default: the bot's own table)")
     args = parser.parse_args()
-    shapes = all_shapes()
+    out = args.out or DATA / TABLE_FILES[args.players]
+    shapes = all_shapes(list(bits(OmiRules(players=args.players).deck)))
     keys = sorted(shapes)
     if args.limit:
         keys = keys[: args.limit]
-    tasks = [(key, shapes[key], args.samples, args.seed) for key in keys]
+    tasks = [(key, shapes[key], args.samples, args.seed, args.players) for key in keys]
     values: dict[str, list[list[int]]] = {}
     start = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -106,21 +93,23 @@ def main() -> int:
             values[key] = v
             if i % 100 == 0:
                 print(f"{i}/{len(tasks)} shapes, {time.time() - start:.0f} s", file=sys.stderr)
+    side = "team" if args.players == 4 else "side (the chooser alone against the other two)"
     data = {
-        "about": "For the chooser's first 4 cards, how often the chooser's team took 0 to 8 tricks "
+        "about": f"For the chooser's first 4 cards, how often the chooser's {side} took 0 to 8 tricks "
                  "(double dummy, chooser leads) with each place's suit as trump; places with the "
                  "same holding pool their deals. See bistrot.omi.bots.trump_table.",
+        "players": args.players,
         "samples": args.samples,
         "seed": args.seed,
-        "tokens_by_tricks": list(CHOOSER_TOKENS),
+        **({"tokens_by_tricks": list(CHOOSER_TOKENS)} if args.players == 4 else {}),
         "tricks": dict(sorted(values.items())),
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     # One shape a line, so the file diffs well.
     head = json.dumps({k: v for k, v in data.items() if k != "tricks"})[:-1]
     lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in values.items()]
-    args.out.write_text(head + ', "tricks": {\n' + ",\n".join(sorted(lines)) + "\n}}\n")
-    print(f"wrote {len(values)} shapes to {args.out} in {time.time() - start:.0f} s", file=sys.stderr)
+    out.write_text(head + ', "tricks": {\n' + ",\n".join(sorted(lines)) + "\n}}\n")
+    print(f"wrote {len(values)} shapes to {out} in {time.time() - start:.0f} s", file=sys.stderr)
     return 0
 
 

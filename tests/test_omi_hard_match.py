@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bistrot import bots, games
-from bistrot.cards import CARD_BY_NAME, bits
+from bistrot.cards import CARD_BY_NAME, CARD_NAMES, bits
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.bots import three_player_equity
 from bistrot.omi.bots.hard import HardOmiBot, hand_value, match_trump, match_value
@@ -112,6 +112,51 @@ def test_the_score_changes_some_trump_choices() -> None:
     differ = {score: sum(match_trump(_trump_view(hand, [score, score]), hand) != best_suit(hand)
                          for hand in drawn) for score in (0, 9)}
     assert 0 < differ[0] < differ[9] < 50
+
+
+THREE_DECK = list(bits(OmiRules(players=3).deck))
+
+
+def _three_player_trump_view(hand: list[int], tokens: list[int]) -> dict:
+    """The chooser's view holding ``hand`` first, ``tokens`` from the chooser round the table."""
+    game = OmiGame.new(OmiRules(players=3), seed=1)
+    chooser = game.to_move
+    assert chooser is not None
+    view = dict(game.view(chooser))
+    view.update(tokens=[tokens[(seat - chooser) % 3] for seat in range(3)], carry=0,
+                hand=[CARD_NAMES[c] for c in hand])
+    return view
+
+
+def test_the_three_player_table_covers_every_first_four_cards_of_the_24_card_deck() -> None:
+    from bistrot.omi.bots.trump_table import load_counts, shape_key
+
+    counts = load_counts(3)
+    assert set(counts) == {shape_key(h)[0] for h in combinations(THREE_DECK, 4)}
+    for places in counts.values():
+        assert len(places) == 4 and all(len(c) == 9 and sum(c) >= 400 for c in places)
+    for hand in (random.Random(2).sample(THREE_DECK, 4) for _ in range(50)):
+        assert all(sum(spread) == pytest.approx(1) for spread in suit_tricks(hand, players=3))
+
+
+def test_three_players_hard_names_trump_by_the_table_and_the_score_hard_v1_by_the_rule() -> None:
+    from bistrot.omi.bots.medium import choose_trump as medium_rule
+
+    hard, frozen = HardOmiBot(seed=1, samples=4), bots.make_bot("omi", "hard-v1", seed=1)
+    # The three top trumps and a side nine: that suit, whatever the score.
+    top = [CARD_BY_NAME[c] for c in "AD KD QD 9S".split()]
+    for tokens in ([0, 0, 0], [9, 0, 0], [0, 9, 9]):
+        assert hard.act(_three_player_trump_view(top, tokens)) == "trump D"
+    rng = random.Random(3)
+    drawn = [rng.sample(THREE_DECK, 4) for _ in range(300)]
+    differ = {score: 0 for score in (0, 9)}
+    for hand in drawn:
+        rule = "trump " + "SHDC"[medium_rule(hand)]
+        assert frozen.act(_three_player_trump_view(hand, [0, 0, 0])) == rule  # hard-v1 is frozen
+        for score in differ:
+            differ[score] += hard.act(_three_player_trump_view(hand, [score, 0, 0])) != rule
+    # The table disagrees with the simple rule on some hands, and the score moves some choices.
+    assert 0 < differ[0] < 300 and differ[9] != differ[0]
 
 
 def test_match_value_orders_outcomes_like_tokens_when_nothing_is_at_stake() -> None:

@@ -31,7 +31,8 @@ sampled chance of taking the last two tricks makes it worth more than the plain 
 **Three players**: the solver's paranoid mode (this seat against the other two together) gives the
 tricks this seat can make; the other two are assumed to share the rest at random, and
 :func:`match_value` weighs each way they may (:func:`hand_value` counts tokens).  Trump with
-three players uses the medium player's rule (the table is for the 32-card deck).
+three players: the three-player table (the chooser's tricks against the other two, from the
+24-card deck) weighed the same way; ``match=False`` (hard-v1) keeps the medium player's rule.
 
 >>> from bistrot.omi import OmiGame, OmiRules
 >>> game = OmiGame.new(OmiRules(), seed=11)
@@ -166,13 +167,25 @@ def match_value(know: Knowledge, tricks: int, announced: int | None, carry: int,
 
 def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
     """The suit of best chance of winning the match, from the first four cards ``hand`` of the
-    trump-phase ``view`` (four players): each suit's spread of tricks in the trump table
+    trump-phase ``view``: each suit's spread of tricks in the trump table
     (:func:`~.trump_table.suit_tricks`) weighed by :func:`~.match_equity.after_hand`; ties go
-    to the table's choice."""
+    to the table's choice.  With three players, the three-player table's spread of the chooser's
+    tricks weighed by :func:`match_value` (the other two share the rest at random); ties go to
+    the medium player's rule.
+
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> game = OmiGame.new(OmiRules(players=3), seed=4)
+    >>> view = game.view(game.to_move)
+    >>> hand = [CARD_BY_NAME[c] for c in view["hand"]]
+    >>> "SHDC"[match_trump(view, hand)], view["hand"]
+    ('H', ['KS', 'AH', 'KH', 'TH'])
+    """
     from bistrot.omi.bots.trump_table import best_suit, suit_tricks
     from bistrot.omi.rules import OmiRules
 
     rules = OmiRules.from_dict(dict(view["rules"]))
+    if rules.players == 3:
+        return _three_player_match_trump(view, hand, rules)
     me = rules.side_of(view["seat"])
     tokens = list(view.get("tokens") or [0, 0])
     carry = int(view.get("carry") or 0)
@@ -185,6 +198,19 @@ def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
     table = best_suit(hand)
     chances = [chance(suit, spread) for suit, spread in enumerate(suit_tricks(hand))]
     return max(range(4), key=lambda suit: (round(chances[suit], 12), suit == table))
+
+
+def _three_player_match_trump(view: Mapping[str, Any], hand: list[int], rules: Any) -> int:
+    from bistrot.omi.bots.trump_table import suit_tricks
+
+    prepare_three_player(rules)
+    know = Knowledge.from_view(view)
+    tokens = list(view.get("tokens") or [0] * 3)
+    carry = int(view.get("carry") or 0)
+    chances = [sum(p * match_value(know, t, None, carry, tokens) for t, p in enumerate(spread) if p)
+               for spread in suit_tricks(hand, players=3)]
+    rule = medium_trump(hand)
+    return max(range(4), key=lambda suit: (round(chances[suit], 12), suit == rule))
 
 
 _warmed = False
@@ -283,11 +309,11 @@ class HardOmiBot:
     def choose_trump(self, view: Mapping[str, Any]) -> int:
         """The suit this player names as trump from the view of the trump phase."""
         hand = [CARD_BY_NAME[c] for c in view["hand"]]
+        if len(hand) == 4 and self.match:
+            return match_trump(view, hand)
         if view["players"] == 4 and len(hand) == 4:
             from bistrot.omi.bots.trump_table import best_suit
 
-            if self.match:
-                return match_trump(view, hand)
             return best_suit(hand)
         return medium_trump(hand)
 

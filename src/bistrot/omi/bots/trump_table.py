@@ -40,6 +40,9 @@ from bistrot.cards import RANK_LETTERS, SUIT_BITS
 
 T = TypeVar("T")
 TABLE_FILE = "trump_table.json"
+#: The table by number of players: with three, the chooser's own tricks against the other two
+#: together, from the 24-card deck.
+TABLE_FILES = {4: TABLE_FILE, 3: "trump_table_3.json"}
 #: Tokens for the chooser's team by the tricks it takes, as the table was built.
 CHOOSER_TOKENS = (-3, -2, -2, -2, 0, 1, 1, 1, 3)
 
@@ -64,10 +67,10 @@ def shape_key(hand: Sequence[int]) -> tuple[str, tuple[int, ...]]:
 
 
 @cache
-def load_counts() -> dict[str, list[list[int]]]:
+def load_counts(players: int = 4) -> dict[str, list[list[int]]]:
     """The shipped table: shape key -> for each place, how many sampled deals gave the chooser's
-    team 0, 1, ... 8 tricks with that place's suit as trump."""
-    text = resources.files("bistrot.omi.bots").joinpath("data", TABLE_FILE).read_text()
+    team (with three ``players``, the chooser) 0, 1, ... 8 tricks with that place's suit as trump."""
+    text = resources.files("bistrot.omi.bots").joinpath("data", TABLE_FILES[players]).read_text()
     data = json.loads(text)
     return {key: [list(c) for c in places] for key, places in data["tricks"].items()}
 
@@ -101,10 +104,17 @@ def suit_values(hand: Sequence[int]) -> list[float]:
     return _by_suit(hand, load_table()[_first_four(hand)])
 
 
-def suit_tricks(hand: Sequence[int]) -> list[list[float]]:
-    """For each suit (S, H, D, C) as trump, the chance that the chooser's team takes 0 to 8
-    tricks, from the first four cards ``hand``."""
-    places = [[n / sum(c) for n in c] for c in load_counts()[_first_four(hand)]]
+def suit_tricks(hand: Sequence[int], players: int = 4) -> list[list[float]]:
+    """For each suit (S, H, D, C) as trump, the chance that the chooser's team (with three
+    ``players``, the chooser against the other two) takes 0 to 8 tricks, from the first four
+    cards ``hand``.
+
+    >>> from bistrot.cards import CARD_BY_NAME
+    >>> spades = suit_tricks([CARD_BY_NAME[c] for c in "AS KS QS 9H".split()], players=3)[0]
+    >>> round(sum(spades), 6), sum(spades[4:]) > 0.5  # the top three trumps: 4 tricks or more
+    (1.0, True)
+    """
+    places = [[n / sum(c) for n in c] for c in load_counts(players)[_first_four(hand)]]
     return _by_suit(hand, places)
 
 
