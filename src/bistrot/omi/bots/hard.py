@@ -62,7 +62,7 @@ from bistrot.omi.bots.medium import choose_trump as medium_trump
 from bistrot.omi.bots.three_player_equity import after_hand as after_three_player_hand
 from bistrot.omi.bots.three_player_equity import prepare as prepare_three_player
 from bistrot.omi.bots.tracking import Knowledge
-from bistrot.omi.rules import HAND_SIZE
+from bistrot.omi.rules import HAND_SIZE, OmiRules
 from bistrot.omi.scoring import score_hand
 
 Solver = Callable[[Any], Mapping[int, int]]
@@ -181,7 +181,6 @@ def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
     ('H', ['KS', 'AH', 'KH', 'TH'])
     """
     from bistrot.omi.bots.trump_table import best_suit, suit_tricks
-    from bistrot.omi.rules import OmiRules
 
     rules = OmiRules.from_dict(dict(view["rules"]))
     if rules.players == 3:
@@ -200,7 +199,8 @@ def match_trump(view: Mapping[str, Any], hand: list[int]) -> int:
     return max(range(4), key=lambda suit: (round(chances[suit], 12), suit == table))
 
 
-def _three_player_match_trump(view: Mapping[str, Any], hand: list[int], rules: Any) -> int:
+def _three_player_match_trump(view: Mapping[str, Any], hand: list[int], rules: OmiRules) -> int:
+    """:func:`match_trump` with three players."""
     from bistrot.omi.bots.trump_table import suit_tricks
 
     prepare_three_player(rules)
