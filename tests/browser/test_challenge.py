@@ -187,6 +187,12 @@ def test_an_omi_challenge_compared_hand_by_hand(server, pages):
     shot(page, "challenge-page-omi-results")
     assert blocking_violations(page) == []  # the comparison, checked by axe-core
 
+    # Someone else, who has not played it: who did best (from the headline results), not how.
+    third = pages.new()
+    third.goto(link)
+    assert_facts_hidden(third, "Play this deal to see everybody's hands side by side.")
+    assert third.locator("[data-testid=verdict]").inner_text() == verdict
+
 
 def test_an_oti_challenge_compared_side_by_side(server, pages):
     page = open_as(pages, server.base, "Ama", "/play/oti?level=easy&players=3&voluntary_pickup=on")

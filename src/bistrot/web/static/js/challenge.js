@@ -128,7 +128,10 @@ export function challengeComparison(data, { highlight } = {}) {
   const cx = challengeContext(data);
   const own = rendererFor(data.game).challenge;
   const finished = results.filter((r) => r.status === "over" && r.facts);
-  const ranked = own ? finished.map((r) => ({ r, rank: own.rank(r, cx) })).filter((x) => x.rank) : [];
+  // Ranked from what each game's renderer can rank it by: Omi's headline (tokens, hands) is
+  // there before the viewer has played, so who did best is said then too.
+  const ranked = own ? results.filter((r) => r.status === "over").map((r) => ({ r, rank: own.rank(r, cx) }))
+    .filter((x) => x.rank) : [];
   const top = ranked.length > 1 ? ranked.reduce((a, b) => (compareRanks(b.rank, a.rank) < 0 ? b : a)) : null;
   const best = top ? ranked.filter((x) => compareRanks(x.rank, top.rank) === 0) : [];
   const isBest = (r) => best.some((x) => x.r === r);
