@@ -32,12 +32,13 @@ from bistrot.omi import OmiGame, OmiRules
 
 
 def losses(levels: list[str], players: int, first: int, deals: int,
-           play: bool = False) -> dict[str, list[float]]:
+           play: bool = False) -> tuple[dict[str, list[int]], list[float]]:
     """For each level, the tricks its trump choice lost on each deal (redealt deals left out);
-    with ``play``, under ``"played"``, the played gain of the first level's suit less the last's
-    on each deal where they differ (:func:`played_gain`)."""
+    and with ``play``, the played gain of the first level's suit less the last's on each deal
+    where they differ (:func:`played_gain`)."""
     bots = {level: make_bot("omi", level, seed=first) for level in levels}
-    found: dict[str, list[float]] = {level: [] for level in [*levels, "played"]}
+    found: dict[str, list[int]] = {level: [] for level in levels}
+    played: list[float] = []
     for i in range(first, first + deals):
         game = OmiGame(OmiRules(players=players), dealcode.seed_from(i), first_dealer=i % players)
         values = trump_tricks(game)
@@ -52,8 +53,8 @@ def losses(levels: list[str], players: int, first: int, deals: int,
             found[level].append(best - values[choice])
         mine, theirs = choices[levels[0]], choices[levels[-1]]
         if play and mine != theirs:
-            found["played"].append(played_gain(game, mine, i) - played_gain(game, theirs, i))
-    return found
+            played.append(played_gain(game, mine, i) - played_gain(game, theirs, i))
+    return found, played
 
 
 def played_gain(game: OmiGame, trump: str, index: int) -> float:
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="play out the hands where the first and last levels' suits differ")
     args = parser.parse_args(argv)
     levels = [b.strip() for b in args.bots.split(",")]
-    found = losses(levels, args.players, args.first, args.deals, args.play)
+    found, played = losses(levels, args.players, args.first, args.deals, args.play)
     reference = found[levels[-1]]
     n = len(reference)
     report: dict[str, object] = {"players": args.players, "deals": n, "first": args.first, "loss": {}}
@@ -107,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
             "best_suit": round(sum(1 for x in mine if x == 0) / n, 3),
         }
     if args.play:
-        mean, se = paired(found["played"]) if found["played"] else (0.0, 0.0)
-        report["played"] = {"deals": len(found["played"]), "gain": round(mean, 4), "se": round(se, 4),
+        mean, se = paired(played) if played else (0.0, 0.0)
+        report["played"] = {"deals": len(played), "gain": round(mean, 4), "se": round(se, 4),
                             "of": f"{levels[0]}'s suit less {levels[-1]}'s, tokens a hand"}
     print(json.dumps(report), file=sys.stdout)
     return 0

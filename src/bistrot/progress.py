@@ -67,10 +67,7 @@ def _bar(description: str, total: int | None, unit: str, out: TextIO) -> Iterato
         task = bar.add_task(description, total=total)
 
         def report(done: int, total: int | None = None) -> None:
-            if total is None:
-                bar.update(task, completed=done)
-            else:
-                bar.update(task, completed=done, total=total)
+            bar.update(task, completed=done, total=total)  # rich keeps the total when None
 
         yield report
 

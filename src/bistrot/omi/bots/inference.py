@@ -39,7 +39,6 @@ import random
 from bisect import bisect_right
 from collections.abc import Mapping
 from functools import cache
-from itertools import accumulate
 from math import comb
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
@@ -123,14 +122,10 @@ class DealSampler:
 
         given = [shown.get(o, 0) for o in self.others]
         self.allowed = allowed([know.voids[o] | g for o, g in zip(self.others, given, strict=True)])
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._opts: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
         self._tables: dict[tuple[int, tuple[int, ...]], _DrawTable] = {}
         if self._count(0, self.need) == 0:
             # Voids cannot all be honoured (they always can in a real game); drop them.
             self.allowed = allowed(given)
-            self._ways.clear()
-            self._opts.clear()
             self._tables.clear()
         chooser = know.chooser
         self.evidence = (
@@ -153,47 +148,37 @@ class DealSampler:
         """The number of layouts consistent with the observations (before the evidence)."""
         return self._count(0, self.need)
 
-    def _options(self, suit: int, need: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """The splits of this suit's unseen cards that fit ``need``, with their deal counts."""
-        cached = self._opts.get((suit, need))
-        if cached is not None:
-            return cached
-        total = len(self.suit_cards[suit])
-        allowed = self.allowed[suit]
-        options = []
-        for split in _splits(total, len(need)):
-            if any(k and not ok for k, ok in zip(split, allowed, strict=True)):
-                continue
-            if any(k > n for k, n in zip(split, need, strict=True)):
-                continue
-            rest = tuple(n - k for n, k in zip(need, split, strict=True))
-            ways = self._count(suit + 1, rest)
-            if ways:
-                options.append((split, _multinomial(split) * ways))
-        self._opts[(suit, need)] = options
-        return options
-
     def _draw_table(self, suit: int, need: tuple[int, ...]) -> _DrawTable:
-        """:meth:`_options` ready to draw from: the running totals of their deal counts, and for
-        each split where its cards go and what the later suits must then fill."""
+        """The splits of this suit's unseen cards that fit ``need``, ready to draw from: the
+        running totals of their deal counts, where each split's cards go, and what the later
+        suits must then fill (the last running total is the number of deals from here)."""
         table = self._tables.get((suit, need))
         if table is None:
-            options = self._options(suit, need)
-            running = list(accumulate(w for _, w in options))
-            places = [tuple((i, k) for i, k in enumerate(split) if k) for split, _ in options]
-            rests = [tuple(n - k for n, k in zip(need, split, strict=True)) for split, _ in options]
+            allowed = self.allowed[suit]
+            running: list[int] = []
+            places: list[tuple[tuple[int, int], ...]] = []
+            rests: list[tuple[int, ...]] = []
+            total = 0
+            for split in _splits(len(self.suit_cards[suit]), len(need)):
+                if any(k and not ok for k, ok in zip(split, allowed, strict=True)):
+                    continue
+                if any(k > n for k, n in zip(split, need, strict=True)):
+                    continue
+                rest = tuple(n - k for n, k in zip(need, split, strict=True))
+                ways = self._count(suit + 1, rest)
+                if ways:
+                    total += _multinomial(split) * ways
+                    running.append(total)
+                    places.append(tuple((i, k) for i, k in enumerate(split) if k))
+                    rests.append(rest)
             table = self._tables[(suit, need)] = (running, places, rests)
         return table
 
     def _count(self, suit: int, need: tuple[int, ...]) -> int:
         if suit == 4:
             return 0 if any(need) else 1
-        key = (suit, need)
-        cached = self._ways.get(key)
-        if cached is None:
-            cached = sum(w for _, w in self._options(suit, need))
-            self._ways[key] = cached
-        return cached
+        running = self._draw_table(suit, need)[0]
+        return running[-1] if running else 0
 
     def _uniform(self, rng: random.Random) -> list[int]:
         hands = [0] * len(self.others)
