@@ -1,4 +1,5 @@
-"""What ``bistrot serve`` hands out for offline play (bistrot/server/offline.py, docs/offline.md):
+"""What ``bistrot serve`` hands out for offline play (bistrot/pyodide.py, bistrot/server/offline.py,
+docs/offline.md):
 Pyodide checked against its pinned sha512, the wheel, the service worker and its precache list,
 and a server without Pyodide that says so and plays online as ever."""
 
@@ -17,19 +18,20 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from bistrot import pyodide
 from bistrot.cli import main as cli
-from bistrot.server import Settings, create_app, offline
-from bistrot.server.offline import (
+from bistrot.pyodide import (
     PYODIDE_FILES,
     PYODIDE_VERSION,
     OfflineUnavailable,
     PyodideFetcher,
-    build_wheel,
     fetch_pyodide,
     install_tarball,
     integrity_of,
     pyodide_ready,
 )
+from bistrot.server import Settings, create_app, offline
+from bistrot.server.offline import build_wheel
 
 FAKE_FILES = {name: f"fake {name}\n".encode() for name in PYODIDE_FILES}
 
@@ -56,14 +58,14 @@ def test_a_tarball_is_unpacked_only_if_it_is_the_pinned_release(tmp_path, cache,
     with pytest.raises(OfflineUnavailable, match=r"not pyodide .* as published"):
         install_tarball(tarball)
     assert not pyodide_ready()
-    monkeypatch.setattr(offline, "PYODIDE_INTEGRITY", integrity_of(tarball))
+    monkeypatch.setattr(pyodide, "PYODIDE_INTEGRITY", integrity_of(tarball))
     folder = install_tarball(tarball)
     assert folder == cache / f"pyodide-{PYODIDE_VERSION}"
     assert {p.name for p in folder.iterdir()} == set(PYODIDE_FILES)
     assert (folder / "pyodide.asm.wasm").read_bytes() == FAKE_FILES["pyodide.asm.wasm"]
     assert pyodide_ready()
     incomplete = fake_tarball(tmp_path / "short.tgz", {"pyodide.mjs": b"x"})
-    monkeypatch.setattr(offline, "PYODIDE_INTEGRITY", integrity_of(incomplete))
+    monkeypatch.setattr(pyodide, "PYODIDE_INTEGRITY", integrity_of(incomplete))
     with pytest.raises(OfflineUnavailable, match="has no"):
         install_tarball(incomplete)
     assert pyodide_ready(), "a bad tarball leaves the good files in place"
@@ -82,7 +84,7 @@ def test_without_npm_or_without_network_the_message_says_what_to_do(tmp_path, ca
 
 def test_npm_pack_is_used_and_checked(tmp_path, cache, monkeypatch):
     tarball = fake_tarball(tmp_path / "made.tgz")
-    monkeypatch.setattr(offline, "PYODIDE_INTEGRITY", integrity_of(tarball))
+    monkeypatch.setattr(pyodide, "PYODIDE_INTEGRITY", integrity_of(tarball))
     npm = tmp_path / "npm"
     # A stand-in for npm that records its arguments and "packs" the tarball where asked.
     npm.write_text(
@@ -112,7 +114,7 @@ def test_a_server_without_pyodide_says_so_and_plays_online(tmp_path, cache, monk
 def ready_app(tmp_path, cache, monkeypatch):
     """An app whose Pyodide files are in place (fakes: the server only serves them)."""
     tarball = fake_tarball(tmp_path / "p.tgz")
-    monkeypatch.setattr(offline, "PYODIDE_INTEGRITY", integrity_of(tarball))
+    monkeypatch.setattr(pyodide, "PYODIDE_INTEGRITY", integrity_of(tarball))
     install_tarball(tarball)
     static = tmp_path / "static"
     shutil.copytree(offline.STATIC_DIR, static)

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from bistrot.server.offline import cache_root, integrity_of
+from bistrot.pyodide import cache_root, integrity_of
 
 AXE_VERSION = "4.14.1"
 AXE_TARBALL = f"https://registry.npmjs.org/axe-core/-/axe-core-{AXE_VERSION}.tgz"

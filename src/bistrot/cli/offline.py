@@ -14,7 +14,7 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``offline``."""
-    from bistrot.server.offline import PYODIDE_VERSION
+    from bistrot.pyodide import PYODIDE_VERSION
 
     offline = subparsers.add_parser(
         "offline",
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    from bistrot.server.offline import (
+    from bistrot.pyodide import (
         PYODIDE_VERSION,
         OfflineUnavailable,
         fetch_pyodide,
@@ -63,13 +63,8 @@ def _fetch(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from bistrot.server.offline import (
-        PYODIDE_VERSION,
-        OfflineAssets,
-        PyodideFetcher,
-        pyodide_dir,
-        pyodide_ready,
-    )
+    from bistrot.pyodide import PYODIDE_VERSION, PyodideFetcher, pyodide_dir, pyodide_ready
+    from bistrot.server.offline import OfflineAssets  # what the server's page precaches
 
     if not pyodide_ready():
         print(f"offline play: not ready (no Pyodide {PYODIDE_VERSION} in {pyodide_dir()}); "

@@ -101,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"bistrot card room: open {address(sock)} (database {where})", flush=True)
     app = create_app(settings)
     app.state.listen_host = args.host  # where share links can point (server/sharing.py)
-    start_fetch(app)  # offline play: get Pyodide in the background if it is missing (server/offline.py)
+    start_fetch(app)  # offline play: get Pyodide in the background if it is missing (bistrot/pyodide.py)
     server = uvicorn_server(app, settings, log_level=args.log_level)
     server.run(sockets=[sock])
     return 0
