@@ -19,6 +19,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.lanes import starting
+
 CHROMIUM = os.environ.get("BISTROT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -51,14 +53,16 @@ class Server:
 
     def __init__(
         self, db: Path, port: int = 0, grace_s: float = 30.0, host: str = "127.0.0.1",
-        extra: tuple[str, ...] = (),
+        extra: tuple[str, ...] = (), python: str = sys.executable,
     ) -> None:
         self.db, self.port, self.grace_s, self.host, self.extra = db, port, grace_s, host, extra
+        self.python = python  # the interpreter whose installed bistrot runs
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "bistrot", "serve", "--host", self.host, "--port", str(self.port),
+        starting("process", "a `bistrot serve` process")
+        cmd = [self.python, "-m", "bistrot", "serve", "--host", self.host, "--port", str(self.port),
                "--db", str(self.db), "--bot-delay-ms", "0", "--grace-s", str(self.grace_s),
                "--log-level", "warning", *self.extra]
         # Every page of the package opens its tables from 127.0.0.1: the per-address table quota
