@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.lanes import starting
 from tests.ports import free_port
 
 DEPLOY_DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
@@ -62,6 +63,7 @@ class NginxServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> NginxServer:
+        starting("nginx", "an nginx server")
         self.process = subprocess.Popen(
             [NGINX, "-p", str(self.root), "-c", str(self.conf)],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,

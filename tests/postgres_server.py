@@ -30,6 +30,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from tests.lanes import starting
 from tests.ports import free_port
 
 START_TIMEOUT = 30.0
@@ -59,6 +60,7 @@ class PostgresServer:
     """One PostgreSQL server in a temporary folder; :meth:`start` it, or use it with ``with``."""
 
     def __init__(self) -> None:
+        starting("postgres", "a PostgreSQL server")
         self.bin = binaries()
         self.root = Path(tempfile.mkdtemp(prefix="bistrot-pg-"))  # not under pytest's 0700 tmp
         self.data = self.root / "data"

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.lanes import starting
 from tests.ports import free_port
 
 #: How long Redis may take to start or stop (seconds): generous, the tests share a busy machine.
@@ -73,6 +74,7 @@ class RedisServer:
     def start(self) -> RedisServer:
         """Start Redis (on the port it had, if it ran before) and return once it accepts
         connections."""
+        starting("redis", "a Redis server")
         if self.running:
             raise RuntimeError(f"Redis already runs on port {self.port}")
         if self.folder is None:

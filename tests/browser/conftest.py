@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.lanes import starting
+
 from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
 
 
@@ -33,6 +35,7 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail(missing)
         pytest.skip(missing)
+    starting("browser", "Chromium")
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

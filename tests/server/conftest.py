@@ -8,10 +8,6 @@ import pytest
 from server_harness import ErrorRecords, ThreadServer, make_settings
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "settings(**overrides): the `server` fixture's settings")
-
-
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
     """A server on make_settings, with a test's ``@pytest.mark.settings(name=value)`` (a table's

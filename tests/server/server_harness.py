@@ -21,6 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from bistrot.server import Settings, create_app
 from bistrot.server.runner import address, bind, uvicorn_server
+from tests.lanes import starting
 
 TIMEOUT = 20.0
 
@@ -78,6 +79,7 @@ class ProcessServer:
         self.first_line = 0
 
     def start(self) -> ProcessServer:
+        starting("process", "a `bistrot serve` process")
         self.url = ""  # (port 0: a new one each start)
         self.first_line = len(self.output)  # where this start's output begins
         self.proc = subprocess.Popen(
