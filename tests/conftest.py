@@ -15,13 +15,16 @@ FIXTURE_MARKERS = {
     "browser": "browser",
     "pages": "browser",
 }
-BROWSER_TESTS = Path(__file__).parent / "browser"
+#: Folder -> the marker of every test in it.
+FOLDER_MARKERS = {
+    Path(__file__).parent / "browser": "browser",  # each drives Chromium or serves the page to it
+    Path(__file__).parent / "server": "server",  # each runs the card room's server, or its storage
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         needed = {marker for fixture, marker in FIXTURE_MARKERS.items() if fixture in item.fixturenames}
-        if BROWSER_TESTS in Path(item.path).parents:
-            needed.add("browser")  # every test there drives Chromium or serves the page to it
+        needed |= {marker for folder, marker in FOLDER_MARKERS.items() if folder in Path(item.path).parents}
         for marker in sorted(needed):
             item.add_marker(marker)

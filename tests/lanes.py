@@ -17,9 +17,15 @@ import pytest
 #: The environment variable scripts/test --fast sets.
 LANE_VARIABLE = "BISTROT_TEST_LANE"
 
-#: The markers the fast lane leaves out: tests that need a browser or a process of their own.
-SLOW_LANE = ("browser", "postgres", "redis", "nginx", "cluster", "process", "install", "slow")
+#: The markers the fast lane leaves out: tests that need a browser, a server (the card room's, in a
+#: thread or a process, or a database's) or more than a few seconds.
+SLOW_LANE = ("browser", "postgres", "redis", "nginx", "cluster", "server", "process", "install", "slow")
 FAST_EXPRESSION = "not (" + " or ".join(SLOW_LANE) + ")"
+"""The fast lane's ``pytest -m`` expression.
+
+>>> FAST_EXPRESSION
+'not (browser or postgres or redis or nginx or cluster or server or process or install or slow)'
+"""
 
 
 def in_fast_lane() -> bool:
@@ -28,10 +34,7 @@ def in_fast_lane() -> bool:
 
 def starting(marker: str, what: str) -> None:
     """Called before ``what`` (a server process or a browser) starts: in the fast lane, the test
-    that starts it lacks ``marker``.
-
-    >>> starting("postgres", "a PostgreSQL server")  # outside the fast lane: nothing to say
-    """
+    that starts it lacks ``marker``."""
     assert marker in SLOW_LANE, marker
     if in_fast_lane():
         pytest.fail(

@@ -87,6 +87,7 @@ def test_dd_loss_agrees_with_dds_card_by_card(game: OmiGame) -> None:
 # ----------------------------------------------------------------------------- what the seat knew
 
 
+@pytest.mark.slow
 def test_loss_is_reproducible_with_a_seed_and_depends_on_it() -> None:
     game = medium_hand(21)
     one = analyze(game, samples=6, seed=3).to_dict()
@@ -117,6 +118,7 @@ def _hidden_swapped(game: OmiGame, seat: int, rng: random.Random) -> OmiGame:
     return other
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), moves=st.integers(1, 26), shuffle=st.integers(0, 2**32))
 def test_a_decision_is_judged_the_same_whatever_the_cards_the_seat_could_not_see(

@@ -322,6 +322,7 @@ def test_the_matches_report() -> None:
     assert report["dd_loss"]["medium"] is not None
 
 
+@pytest.mark.slow
 def test_workers_give_the_same_dd_losses_and_matches_as_one_process() -> None:
     one = arena.run_arena(["medium", "easy"], deals=3, seed=9, workers=1, dd=True)
     two = arena.run_arena(["medium", "easy"], deals=3, seed=9, workers=2, dd=True)

@@ -55,6 +55,7 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("history", [300, 3_000, 12_000])
 def test_a_catch_up_replays_what_was_missed_whatever_the_history(history, applies):
     core = TableCore(hotseat_table(endless_omi(history, seed=history), seed=history))
@@ -90,6 +91,7 @@ def test_a_failed_store_is_undone_without_replaying_the_game(applies):
     assert core.game == from_scratch(core).game
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.sampled_from(["omi", "oti"]),

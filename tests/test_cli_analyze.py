@@ -140,6 +140,7 @@ def test_a_directory_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixtu
 RECORD_START = '[Game "Oti"]\n[Players "2"]\n[Seed "0000-0000-007K"]\n\n'
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=st.one_of(
     st.binary(max_size=300),

@@ -39,6 +39,7 @@ def test_help_never_imports_the_server(command: str) -> None:
     assert f"usage: bistrot {command}" in done.stdout
 
 
+@pytest.mark.slow
 def test_solve_arena_play_and_analyze_never_import_the_server(tmp_path: Path) -> None:
     done = run_without_server(["solve", ".AQ..", "K.K..", "AJ...", "Q.J..", "--trump", "H", "--json"])
     assert done.returncode == 0, done.stderr

@@ -137,6 +137,7 @@ def test_replays_and_records_round_trip_from_any_point(which, seed, policy, step
     assert copy == game and copy.actions is not game.actions
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(GAMES))), st.integers(0, 2**40), st.integers(0, 2**32))
 def test_no_view_holds_a_hidden_card(which, seed, policy):
@@ -164,6 +165,7 @@ oti: type[Game[OtiRules]] = OtiGame
 """
 
 
+@pytest.mark.slow
 def test_both_engines_satisfy_the_protocol_for_the_type_checker(tmp_path):
     api = pytest.importorskip("mypy.api")
     source = tmp_path / "check.py"

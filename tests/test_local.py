@@ -92,6 +92,7 @@ def comparable(msg: dict[str, Any]) -> tuple[Any, ...]:
     return msg["seq"], msg["last"], view, seats, table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_a_match_on_this_device_is_the_match_the_server_plays(tmp_path, level):
     """Same request, same seed: the very same states, seq by seq, computer moves included."""
@@ -370,6 +371,7 @@ print(json.dumps([before, [chooser_tricks.cache_info().currsize, load_counts.cac
     ({"game": "omi", "mode": "computer", "level": "easy"}, True),  # hints are hard's choice
     ({"game": "omi", "mode": "hotseat"}, False),  # no computer, no hints
 ])
+@pytest.mark.slow
 def test_a_table_makes_its_computer_players_once_as_it_opens(request_, warmed):
     # A fresh process, as a page's worker: what hard loads when made (the trump table, its
     # spread of tricks) is loaded by the table's opening, not inside its first move's budget.

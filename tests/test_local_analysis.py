@@ -48,6 +48,7 @@ def test_an_unfinished_game_is_not_analysed_with_the_replay_s_refusal() -> None:
         assert json.loads(JsonRoom.analyze_record(text))["error"]["code"] == "bad_record"
 
 
+@pytest.mark.slow
 def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -67,6 +68,7 @@ def test_an_oti_game_is_analysed_as_the_library_does_with_progress_and_once(
     assert len(calls) == total
 
 
+@pytest.mark.slow
 def test_an_omi_game_uses_the_browser_s_layouts_and_the_analysis_worker_s_call_reports_progress(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -153,6 +153,7 @@ def test_the_service_worker_precaches_everything_and_changes_with_any_file(ready
     assert client.get("/offline/status").json()["version"] != status["version"]
 
 
+@pytest.mark.slow
 def test_the_wheel_plays_with_nothing_but_the_standard_library(tmp_path):
     """Unpacked alone (no site-packages, so no endplay), the wheel plays: the solver falls back to
     Python, the hard computer players choose legal moves, the local table answers."""

@@ -47,6 +47,7 @@ rules_strategy = st.sampled_from([
 ])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), rules=rules_strategy,
        levels=st.lists(st.sampled_from(LEVELS), min_size=4, max_size=4))
@@ -309,6 +310,7 @@ def test_the_trump_table_prefers_long_strong_suits() -> None:
     assert suit_values(cards("AS KS QS 7D"))[0] == values[3]
 
 
+@pytest.mark.slow
 def test_the_terminal_game_plays_with_the_hard_level() -> None:
     import io
     from itertools import cycle

@@ -232,6 +232,7 @@ def test_kapothi_is_offered_only_to_the_leader_of_trick_7_after_six_straight_tri
 
 # ----------------------------------------------------------------- carry, target, redeal, 3 players
 
+@pytest.mark.slow
 def test_carry_and_tokens_follow_the_results_through_a_match():
     # Search seeds for matches with consecutive 4 : 4 hands, then check the bookkeeping.
     from tests.omi_helpers import random_match

@@ -139,6 +139,7 @@ def test_the_three_player_table_covers_every_first_four_cards_of_the_24_card_dec
         assert all(sum(spread) == pytest.approx(1) for spread in suit_tricks(hand, players=3))
 
 
+@pytest.mark.slow
 def test_three_players_hard_names_trump_by_the_table_and_the_score_hard_v1_by_the_rule() -> None:
     from bistrot.omi.bots.medium import choose_trump as medium_rule
 
@@ -168,6 +169,7 @@ def test_match_value_orders_outcomes_like_tokens_when_nothing_is_at_stake() -> N
     assert values[4] == pytest.approx(win_chance(OmiRules(), 10, 10, 1, True))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, tokens", [(4, [2, 2]), (3, [2, 1, 2])])
 def test_match_aware_play_is_reproducible_and_legal(players: int, tokens: list[int]) -> None:
     game = OmiGame.new(OmiRules(players=players, target=3), seed=9)

@@ -350,6 +350,7 @@ def test_told_cards_of_a_seat_not_drawn_are_refused_with_the_reason() -> None:
         DealSampler(know, lacks={seat: 1})
 
 
+@pytest.mark.slow
 def test_cards_held_are_drawn_uniformly_around_them() -> None:
     # Told only that the partner lacks one card and holds another, every other unseen card is
     # as likely as any other to be the partner's (no evidence: a uniform draw).

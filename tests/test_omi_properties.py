@@ -4,6 +4,7 @@ import json
 import random
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,7 @@ def hidden_from(game: OmiGame, seat: int | None) -> set[str]:
     return {CARD_NAMES[c] for c in bits(hidden)}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules_strategy, st.integers(0, 2**40), st.integers(0, 2**32))
 def test_no_view_ever_contains_a_card_hidden_from_its_seat(rules, seed, policy):

@@ -46,6 +46,7 @@ def test_every_level_is_registered():
     OtiRules(players=2), OtiRules(players=3, voluntary_pickup=True),
     OtiRules(players=4, ten_plays_again=True), OtiRules(players=5, play_to_last=True),
 ])
+@pytest.mark.slow
 def test_easy_and_medium_play_whole_games_legally(rules):
     for seed in range(3):
         players = [bots.make_bot("oti", ("easy", "medium")[(seat + seed) % 2], seed=seat)
@@ -207,6 +208,7 @@ def _a_five_or_aces() -> tuple[dict[str, Any], list[str]]:
     return view, candidates(view["legal"])
 
 
+@pytest.mark.slow
 def test_hard_deals_no_more_to_a_move_clearly_behind():
     view, options = _a_five_or_aces()
     assert options == ["play 5C", "play AD", "play AD AC"]

@@ -8,6 +8,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,7 @@ def play_random(game: OtiGame, rng: random.Random, check: bool) -> None:
             history_seen = len(game.history)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy, seed=st.integers(0, 2**55 - 1), policy=st.integers(0, 2**32))
 def test_no_view_leaks_a_hidden_card_and_every_game_ends(rules, seed, policy):
@@ -117,6 +119,7 @@ def test_no_view_leaks_a_hidden_card_and_every_game_ends(rules, seed, policy):
     assert total + len(game.pile) + game.burnt.bit_count() + game.draw_left == 52
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(0, 2**55 - 1), policy=st.integers(0, 2**32))
 def test_every_game_ends_and_records_round_trip(rules, seed, policy):
@@ -127,6 +130,7 @@ def test_every_game_ends_and_records_round_trip(rules, seed, policy):
     assert OtiGame.replay(rules, game.deal_code, game.actions) == game
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(0, 2**55 - 1), policy=st.integers(0, 2**32),
        stop=st.floats(0, 1))

@@ -146,6 +146,7 @@ def mutate(text: str, mutations: list[tuple[str, int, int, str]]) -> str:
     return text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 @FUZZ
 @given(seed=st.integers(0, 2**32), mutations=MUTATIONS)
@@ -155,6 +156,7 @@ def test_mutated_records_give_a_game_or_value_error(game, seed, mutations):
     read_back(game, mutate(record, mutations))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 @FUZZ
 @given(seed=st.integers(0, 2**32), pick=st.integers(0, 100), value=st.one_of(RECORDISH, st.text(max_size=30)))

@@ -96,6 +96,7 @@ def endings(draw: st.DrawFn, players: int | None = None, sizes: tuple[int, int] 
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(endings())
 def test_python_solver_matches_minimax_on_small_endings(pos: Position) -> None:
@@ -123,6 +124,7 @@ def random_ending(rng: random.Random, size: int, players: int) -> Position:
                     players=players, sides=sides)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(endings(players=3, sizes=(5, 5)))
 def test_python_solver_matches_minimax_on_five_card_three_player_endings(pos: Position) -> None:
@@ -131,6 +133,7 @@ def test_python_solver_matches_minimax_on_five_card_three_player_endings(pos: Po
     assert solve_python(pos) == minimax(pos)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 3])
 def test_python_solver_matches_minimax_on_four_card_endings(players: int) -> None:
     # four cards a hand is where cutting on sure tricks and sharing table entries between
@@ -158,6 +161,7 @@ def test_every_legal_card_gets_a_value_and_equal_cards_agree() -> None:
     assert values == minimax(pos)
 
 
+@pytest.mark.slow
 def test_a_run_of_equal_cards_that_only_this_position_makes_equal_is_not_shared() -> None:
     # Clubs trump, seat 3 led TC, seat 0 must play 9C.  Two tricks on, seat 1 holds the top two
     # trumps, equal there, and the search leads one of them; the table entry it left said only

@@ -36,6 +36,7 @@ def test_dds_is_available_here() -> None:
     assert available_solvers() == ["python", "dds"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, len(STAGES), 64))
 def test_python_and_dds_agree_card_by_card(first: int) -> None:
     for seed, played in STAGES[first:first + 64]:
@@ -50,6 +51,7 @@ def test_python_and_dds_agree_card_by_card(first: int) -> None:
 # whole hands from a game, a quarter at a lead): sizes where the table serves positions a few
 # tricks apart.  With these seeds the solver before the fix of equal cards (python_solver
 # ``_pin_runs``) disagreed with DDS at 5 and 7 cards; each size takes about a second.
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "count"), [(5, 1000), (6, 400), (7, 300), (8, 60)])
 def test_python_and_dds_agree_on_random_endings(size: int, count: int) -> None:
     from test_solver import random_ending

@@ -50,6 +50,7 @@ texts = st.text(max_size=200) | messages.map(json.dumps) | st.binary(max_size=50
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts, audience=st.sampled_from([0, 1, None]))
 def test_any_text_is_answered_and_changes_nothing_until_proposed(text, audience):

@@ -165,6 +165,7 @@ toy: type[Game[ToyRules]] = ToyGame
 """
 
 
+@pytest.mark.slow
 def test_the_toy_engine_satisfies_the_protocol_for_the_type_checker(tmp_path, monkeypatch):
     api = pytest.importorskip("mypy.api")
     source = tmp_path / "check.py"
@@ -299,6 +300,7 @@ def check_secrecy(client: Client, actions: list[tuple[int, int, str]], rules: To
         assert msg["view"]["hand"] == ([] if seat is None else game.hands[seat])
 
 
+@pytest.mark.server
 def test_a_toy_game_on_a_real_server_over_websocket(toy, tmp_path: Path):
     settings = make_settings(tmp_path)
     assert settings.bot_executor == "thread"  # the toy bots are imported in this process
@@ -351,6 +353,7 @@ def test_a_toy_game_on_a_real_server_over_websocket(toy, tmp_path: Path):
         assert info["status"] == "over" and info["game"] == "toy" and info["rules"] == rules.to_dict()
 
 
+@pytest.mark.server
 def test_toy_hot_seat_and_friends_tables_on_a_real_server(toy, tmp_path: Path):
     with ThreadServer(make_settings(tmp_path)) as server:
         hot = open_table(server.url, game="toy", mode="hotseat", rules={"players": 2, "rounds": 4})
@@ -382,6 +385,7 @@ def test_toy_hot_seat_and_friends_tables_on_a_real_server(toy, tmp_path: Path):
             c.close()
 
 
+@pytest.mark.server
 def test_unknown_game_once_the_toy_is_unregistered(tmp_path: Path):
     with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
         assert [g["name"] for g in client.get("/api/games").json()["games"]] == ["omi", "oti"]
@@ -389,6 +393,7 @@ def test_unknown_game_once_the_toy_is_unregistered(tmp_path: Path):
         assert answer.status_code == 422 and "unknown game 'toy'" in answer.text
 
 
+@pytest.mark.slow
 def test_the_toy_computer_players_run_in_worker_processes_and_arena_workers(toy):
     """Spawned workers import bistrot afresh, with only omi and oti registered: they are handed
     the bot's class by name, so a game registered in the parent plays there too."""

@@ -369,6 +369,7 @@ def all_codes() -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_code_finder_finds_codes() -> None:
     found, unreadable, makers = python_codes()
     assert {"IllegalAction", "ApiError", "BadMessage", "TableError", "reject"} <= makers
@@ -378,6 +379,7 @@ def test_the_code_finder_finds_codes() -> None:
     assert not unreadable, f"refusal codes this test cannot read (make them literal strings): {unreadable}"
 
 
+@pytest.mark.slow
 def test_every_refusal_code_has_a_text_in_every_language() -> None:
     codes = all_codes()
     dictionaries = {lang: load(lang) for lang in LANGS}

@@ -26,6 +26,10 @@ from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (
 from .browser_kit import go
 from .omi_driver import hand_shown, play_one, play_until_over, wait_for_turn
 
+#: What these tests need (tests/lanes.py).
+pytestmark = [pytest.mark.cluster, pytest.mark.postgres, pytest.mark.redis, pytest.mark.process,
+              pytest.mark.nginx]
+
 if TYPE_CHECKING:
     from server_harness import ProcessServer
 

@@ -30,6 +30,7 @@ class ThreadServer:
     """The app under uvicorn in a thread of this process, on a free loopback port."""
 
     def __init__(self, settings: Settings) -> None:
+        starting("server", "the card room's server in a thread")
         self.settings = settings
         self.app = create_app(settings)
         self.sock = bind("127.0.0.1", 0)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from cluster_harness import (
     LEASE_S,
     TAKEOVER_S,
@@ -35,6 +36,10 @@ from server_harness import Client, ProcessServer, drain, drive, settle
 from websockets.exceptions import ConnectionClosed
 
 from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (the session's Redis)
+
+#: What these tests need (tests/lanes.py).
+pytestmark = [pytest.mark.cluster, pytest.mark.postgres, pytest.mark.redis, pytest.mark.process,
+              pytest.mark.nginx]
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer

@@ -34,6 +34,9 @@ from server_harness import ProcessServer
 
 from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (the session's Redis)
 
+#: What these tests need (tests/lanes.py).
+pytestmark = [pytest.mark.cluster, pytest.mark.postgres, pytest.mark.redis, pytest.mark.process]
+
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
 

@@ -102,6 +102,7 @@ def test_a_bucket_full_again_leaves_redis(redis_server: RedisServer):
     asyncio.run(main())
 
 
+@pytest.mark.redis
 def test_a_node_answers_while_redis_is_down_and_shares_again_once_it_is_back(
     caplog: pytest.LogCaptureFixture,
 ):
@@ -152,6 +153,7 @@ def test_a_node_answers_while_redis_is_down_and_shares_again_once_it_is_back(
         assert [r for r in ours if r.levelno == logging.WARNING] == warnings
 
 
+@pytest.mark.redis
 def test_a_hung_redis_costs_one_timeout_then_answers_from_memory(caplog: pytest.LogCaptureFixture):
     with RedisServer() as own:
         (quota,) = nodes(own.url(), burst=2, per_s=NO_REFILL, n=1, timeout_s=0.2, retry_s=60.0)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
+import pytest
 from server_harness import Client, ProcessServer, act_first_legal, http, open_table, play_out, settle
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def serve(tmp_path: Path, url: str, **env: str) -> ProcessServer:
     return ProcessServer(tmp_path / "unused.db", "--database-url", url, env=env)
 
 
+@pytest.mark.process
 def test_sigkill_then_restart_on_postgresql_continues_with_nothing_lost(
     postgres: PostgresServer, tmp_path: Path
 ) -> None:
@@ -75,6 +77,7 @@ def test_sigkill_then_restart_on_postgresql_continues_with_nothing_lost(
     assert final[:seq] == events and [e[0] for e in final] == list(range(1, len(final) + 1))
 
 
+@pytest.mark.process
 def test_a_second_server_on_the_same_database_is_refused_at_start(
     postgres: PostgresServer, tmp_path: Path
 ) -> None:
@@ -96,6 +99,7 @@ def test_a_second_server_on_the_same_database_is_refused_at_start(
         first.stop()
 
 
+@pytest.mark.postgres
 def test_a_database_that_cannot_be_reached_is_one_line_without_the_password(tmp_path: Path) -> None:
     from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)
 
@@ -112,6 +116,8 @@ def test_a_database_that_cannot_be_reached_is_one_line_without_the_password(tmp_
     assert "s3cret-pw" not in run.stderr + run.stdout
 
 
+@pytest.mark.postgres
+@pytest.mark.process
 def test_postgresql_down_refuses_actions_and_health_then_recovers_by_itself(tmp_path: Path) -> None:
     # A server of its own: this test stops it, the session's shared one must stay up.
     from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)

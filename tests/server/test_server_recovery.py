@@ -6,6 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from server_harness import Client, ProcessServer, act_first_legal, http, open_table, play_out, settle
 
 
@@ -16,6 +17,7 @@ def stored(db: Path, table: str) -> list[tuple[int, int, str, str | None]]:
         ).fetchall()
 
 
+@pytest.mark.process
 def test_sigkill_mid_match_then_restart_continues_at_the_same_seq_with_nothing_lost(tmp_path: Path):
     db = tmp_path / "room.db"
     env = {"BISTROT_BOT_EXECUTOR": "process", "BISTROT_BOT_DELAY_MS": "0"}
@@ -59,6 +61,7 @@ def test_sigkill_mid_match_then_restart_continues_at_the_same_seq_with_nothing_l
     assert final[:seq] == events and [e[0] for e in final] == list(range(1, len(final) + 1))
 
 
+@pytest.mark.process
 def test_secrets_never_reach_the_log(tmp_path: Path):
     server = ProcessServer(tmp_path / "room.db", "--log-level", "debug").start()
     try:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 pytest_plugins = ["tests.postgres_server"]  # the session's throwaway PostgreSQL: `postgres`
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def settings_for(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     """Settings of a server on SQLite (in ``tmp_path``) or on a PostgreSQL database of its own."""
     overrides: dict[str, Any] = {}
@@ -227,6 +227,8 @@ def test_oti_and_three_player_omi_have_no_teams(server: ThreadServer) -> None:
             assert creator.view["table"]["teams"] is None
 
 
+@pytest.mark.cluster
+@pytest.mark.process
 def test_in_a_cluster_a_move_asked_anywhere_reaches_the_owner_and_the_player_on_another_node(
     postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> None:

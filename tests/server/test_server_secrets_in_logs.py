@@ -122,6 +122,7 @@ def test_the_page_puts_no_token_in_the_websocket_url():
 # ---------------------------------------------------------------------- the log
 
 
+@pytest.mark.process
 def test_no_secret_in_any_log_line(tmp_path: Path):
     server = ProcessServer(tmp_path / "room.db", "--log-level", "debug").start()
     secrets: list[str] = []

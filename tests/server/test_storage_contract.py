@@ -229,7 +229,10 @@ class Kit:
         return pytest.raises(self.backend.refused, match=self.backend.refused_match or None)
 
 
-@pytest.fixture(params=BACKENDS, ids=lambda backend: backend.name)
+@pytest.fixture(params=[
+    pytest.param(backend, id=backend.name, marks=[pytest.mark.postgres] if backend.name == "postgres" else [])
+    for backend in BACKENDS
+])
 def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Kit:
     backend: Backend = request.param
     if backend.prepare is not None:
