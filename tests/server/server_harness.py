@@ -283,6 +283,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # Scripted clients act faster than people; the rate limit has its own test.
         "rate_burst": 1000,
         "rate_per_s": 1000.0,
+        "chat_burst": 1000,  # so does the chat rate of a seat
+        "chat_per_s": 1000.0,
         "table_quota_burst": 10_000,  # tests open many tables; the quota has its own test
         "abuse_wait_s": 0.0,  # tests reconnect after floods; the wait has its own test
         "tune_gc": False,  # process-wide: not inside the test process

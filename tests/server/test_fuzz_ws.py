@@ -521,7 +521,12 @@ class Protocol(RuleBasedStateMachine):
 
 @pytest.fixture(scope="module")
 def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    settings_ = make_settings(tmp_path_factory.mktemp("fuzz_ws"), replay_limit=REPLAY_LIMIT, grace_s=3600.0)
+    settings_ = make_settings(
+        tmp_path_factory.mktemp("fuzz_ws"),
+        replay_limit=REPLAY_LIMIT,
+        grace_s=3600.0,
+        max_connections_per_seat=0,  # up to MAX_OPEN of one seat (the cap has its own test)
+    )
     with ThreadServer(settings_) as server:
         yield server
 

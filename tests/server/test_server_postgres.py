@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
 from server_harness import Client, ProcessServer, act_first_legal, http, open_table, play_out, settle
+from websockets.exceptions import ConnectionClosed
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -146,6 +148,76 @@ def test_postgresql_down_refuses_actions_and_health_then_recovers_by_itself(tmp_
             answer = me.act(view["legal"][0], id="after")
             assert answer["type"] == "ack" and answer["seq"] == seq + 1
             me.close()
+        finally:
+            server.stop()
+        assert [e[0] for e in stored(url, tid)] == list(range(1, seq + 2))
+
+
+def _refusal(client: Client) -> tuple[list[tuple[str, str]], int | None]:
+    """What a refused connection was sent, and its close code."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            client.recv()
+    frame = closed.value.rcvd
+    return [(m["type"], m.get("code", "")) for m in client.messages], None if frame is None else frame.code
+
+
+def _not_access(lines: list[str]) -> list[str]:
+    """The log lines that are not uvicorn's or our own line per request or socket."""
+    access = ('"WebSocket /ws/', "connection open", "connection closed", "GET /healthz ")
+    return [line for line in lines if not any(mark in line for mark in access)]
+
+
+@pytest.mark.postgres
+@pytest.mark.process
+def test_postgresql_down_refuses_connections_in_one_log_line_then_recovers(tmp_path: Path) -> None:
+    from tests.postgres_server import PostgresServer  # (loaded by pytest_plugins first)
+
+    with PostgresServer() as pg:
+        url = pg.create_database("outage_connect")
+        # Tables leave memory at once: a connection then reads its table from the store.
+        server = serve(tmp_path, url, BISTROT_BOT_DELAY_MS="0", BISTROT_EVICT_AFTER_S="0.1").start()
+        try:
+            table = open_table(server.url, mode="computer", level="easy", rules={"target": 1})
+            tid, token = table["table"], table["seats"][0]["token"]
+            with Client(server.url, tid, token) as me:
+                view = me.wait_turn_or_end()
+                seq = me.seq
+            with http(server.url) as client:
+                deadline = time.monotonic() + 20
+                while client.get("/healthz").json()["tables"]:
+                    assert time.monotonic() < deadline, "the table did not leave memory"
+                    time.sleep(0.05)
+            pg.stop()
+            mark = len(server.output)
+            for n in range(50):
+                # Half as the page connects, without a token (its hello would follow): the table
+                # is looked for first.
+                refused = Client(server.url, tid, token if n % 2 else None)
+                assert _refusal(refused) == ([("reject", "storage_error")], 4503)
+            with http(server.url) as client:
+                health = client.get("/healthz")
+                assert health.status_code == 503 and health.json()["store_reachable"] is False
+            time.sleep(0.5)  # (the server's output is read by a thread)
+            during = "".join(server.output[mark:])
+            assert "Traceback" not in during
+            said = _not_access(server.output[mark:])
+            assert len(said) <= 3, said
+            assert any("the store cannot be reached" in line for line in said), said
+
+            pg.start()
+            with http(server.url) as client:
+                deadline = time.monotonic() + 20
+                while client.get("/healthz").status_code != 200:
+                    assert time.monotonic() < deadline, "the store did not come back"
+                    time.sleep(0.1)
+            with Client(server.url, tid, token, since=seq) as back:
+                back.wait_for(lambda m: m["type"] == "state")
+                answer = back.act(view["legal"][0], id="after")
+                assert answer["type"] == "ack" and answer["seq"] == seq + 1
+            time.sleep(0.3)
+            assert any("the store answers again" in line for line in server.output[mark:])
+            assert "Traceback" not in "".join(server.output[mark:])
         finally:
             server.stop()
         assert [e[0] for e in stored(url, tid)] == list(range(1, seq + 2))

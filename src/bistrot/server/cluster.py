@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bistrot.server.bus import Bus, pack, pack_frame
+from bistrot.server.outage import one_line
 from bistrot.server.protocol import ApiError
 from bistrot.server.room import CLOSE_MOVED, moving
 from bistrot.server.storage import Storage
@@ -222,7 +223,17 @@ class Cluster:
 
     async def where(self, table_id: str) -> str | None:
         """The node that owns ``table_id`` if it is another live node; None if the table is (or
-        now becomes) this node's, or does not exist."""
+        now becomes) this node's, or does not exist.  ApiError ``table_moving`` while this node
+        may own nothing, ``storage_error`` if the store cannot be read (logged once per outage:
+        every WebSocket connect and call about a table not in memory asks this)."""
+        try:
+            return await self._where(table_id)
+        except TableError:
+            raise
+        except Exception as err:
+            raise self.room.store_failed(err) from err
+
+    async def _where(self, table_id: str) -> str | None:
         for _ in range(3):
             owner = await self.store.owner(table_id)
             if owner == self.node:
@@ -255,11 +266,13 @@ class Cluster:
             try:
                 ok = await self.store.renew_node()
             except Exception as err:
-                log.warning("could not renew this node's lease: %s: %s", type(err).__name__, err)
+                # Said once per outage, with the refusals it causes (not every third of a lease).
+                self.room.outage.failed(err)
                 if loop.time() - renewed < self.lease_s:
                     continue
                 ok = False  # past the lease without a renewal: its tables may be elsewhere now
             if ok:
+                self.room.outage.answered()
                 renewed = loop.time()
                 continue
             await self._reborn()
@@ -280,7 +293,7 @@ class Cluster:
                 await self.store.register_node()
                 break
             except Exception as err:
-                log.warning("could not join again: %s: %s", type(err).__name__, err)
+                self.room.outage.failed(err)
                 await asyncio.sleep(self.lease_s / 3)
         self.leased = True
         log.info("node %s is back as %s", old, self.node)
@@ -294,7 +307,8 @@ class Cluster:
                         # Every crash or lost lease leaves its node's row: keep the table small.
                         await self.store.forget_nodes(FORGET_DEAD_AFTER_S)
             except Exception as err:
-                log.warning("a sweep failed: %s: %s", type(err).__name__, err)
+                if not self.room.outage.down:  # else the outage was said, and this is it
+                    log.warning("a sweep failed: %s", one_line(err))
             await asyncio.sleep(SWEEP_S)
 
     async def _sweep(self) -> None:

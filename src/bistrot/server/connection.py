@@ -275,9 +275,9 @@ class WsConnection:
         self._sender = asyncio.create_task(self._send_loop())
         try:
             await table.connect(self, who, since)
-        except TableError as err:
-            self.send(reject(None, err.code, err.message))
+        except TableError as err:  # too_many_connections (4429), busy, table_moving (4503)...
             await self._finish()
+            await self._refuse(err.code, err.message, 4000 + err.status)
             return
         try:
             await self._read_loop(table, who)

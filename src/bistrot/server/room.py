@@ -22,6 +22,7 @@ from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
+from bistrot.server.outage import Outage
 from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
@@ -75,6 +76,8 @@ class Room:
         self.act_latency = LatencyWindow()
         #: The public facts of finished games that challenges' results show (challenges.py).
         self.facts = challenges.FactsCache()
+        #: Whether the store's reads fail now: logged once per outage, not once per request.
+        self.outage = Outage(log)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -156,8 +159,8 @@ class Room:
         except DamagedRecord as err:
             raise self._mark_broken(table_id, err) from None
         except Exception as err:
-            log.exception("table %s could not be read from the store", table_id[:6])
-            raise store_unreadable() from err
+            raise self.store_failed(err) from err
+        self.outage.answered()
         if stored is None:
             return None
         try:
@@ -173,13 +176,20 @@ class Room:
         log.error("table %s is broken, its stored rows cannot be rebuilt: %s", table_id, reason)
         return broken_table()
 
+    def store_failed(self, err: Exception) -> ApiError:
+        """A read of the store failed with ``err``: the refusal to answer (``storage_error``,
+        503; a WebSocket closed 4503), logged once per outage (:mod:`~bistrot.server.outage`)."""
+        self.outage.failed(err)
+        return store_unreadable()
+
     async def store_reachable(self) -> bool:
         """Whether the store answers a read now (for ``/healthz``)."""
         try:
             await self.storage.ping()
         except Exception as err:
-            log.warning("the store cannot be reached: %s: %s", type(err).__name__, err)
+            self.outage.failed(err)
             return False
+        self.outage.answered()
         return True
 
     # ------------------------------------------------------------------ several nodes

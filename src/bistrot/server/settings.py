@@ -69,6 +69,18 @@ class Settings(BaseSettings):
     abuse_forget_per_s: float = Field(5.0, ge=0)
     """Strikes forgotten per second: a client that pauses between bursts is never closed, one
     that keeps sending faster than ``rate_per_s + abuse_forget_per_s`` messages a second is."""
+    chat_burst: int = Field(10, ge=1)
+    """Chat messages one seat may send at once (all its connections together) ..."""
+    chat_per_s: float = Field(1.0, gt=0)
+    """... and per second after that (a token bucket per table and seat, kept by the table's
+    owner node); beyond, ``rate_limited``.  Each message goes to every connection at the table,
+    so it is counted per seat, not per connection; spectators do not chat."""
+    max_connections_per_seat: int = Field(4, ge=0)
+    """WebSockets one seat token may hold open at once at its table (counted by the table's owner
+    node, sockets relayed from other nodes included); one more is refused (``reject``
+    ``too_many_connections``, close 4429).  Four: a phone, a computer and a tab or two, or a
+    dropped socket not yet noticed.  0: no cap.  The watch key is not capped this way: a table's
+    spectators all share it."""
     abuse_wait_s: float = Field(60.0, ge=0)
     """A client address whose WebSocket was closed as abusive (too many strikes, or a frame over
     ``abuse_message_bytes``) may not open another for this long: its handshakes get HTTP 429

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
+from bistrot.server.ratelimit import TokenBucket
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, HintAsk, HintCommit, Out, TableCore
@@ -77,6 +78,15 @@ class Services:
     lost: Callable[[str], None] | None = None
 
 
+def too_many_connections(cap: int) -> ApiError:
+    """The refusal of a connection beyond ``max_connections_per_seat`` (a WebSocket closed 4429)."""
+    return ApiError(
+        429,
+        "too_many_connections",
+        f"this seat already has {cap} connections open: close one (another tab or device) and retry",
+    )
+
+
 def _audience(who: int | str) -> Audience:
     return None if who == SPECTATOR else int(who)
 
@@ -111,6 +121,9 @@ class Table:
         #: Connections closed because their player moved to another seat: what they still send
         #: or say as they go is not their old seat's any more.
         self._moved_out: weakref.WeakSet[Connection] = weakref.WeakSet()
+        #: Each seat's chat rate (made at its first message): one bucket for all the seat's
+        #: connections, wherever their sockets are (relayed ones send through this actor too).
+        self._chat_rate: dict[int, TokenBucket] = {}
 
     @property
     def seq(self) -> int:
@@ -227,6 +240,10 @@ class Table:
 
     async def _do_connect(self, conn: Connection, who: int | str, since: int | None) -> None:
         audience = _audience(who)
+        cap = self.services.settings.max_connections_per_seat
+        if audience is not None and cap and self.core.seats[audience].conns >= cap:
+            # Counted here, in the actor of the table's owner node: relayed sockets count too.
+            raise too_many_connections(cap)
         changed = self.core.connect(audience)
         self._deliver(changed)  # before subscribing: the newcomer gets its own catch-up
         if changed:
@@ -308,6 +325,16 @@ class Table:
         self._after_change()
 
     async def _chat(self, line: ChatLine, id: Any, reply: Reply) -> None:
+        # Per seat, not per connection: every message goes to everyone at the table, so a seat
+        # token opened many times must not multiply what it may say.
+        settings = self.services.settings
+        bucket = self._chat_rate.get(line.seat)
+        if bucket is None:
+            bucket = self._chat_rate[line.seat] = TokenBucket(settings.chat_burst, settings.chat_per_s)
+        if not bucket.take():
+            text = f"slow down: a seat may send at most {settings.chat_per_s:g} chat messages a second"
+            reply(reject(id, "rate_limited", text))
+            return
         # Stored before anyone sees it, as an action is.
         line = replace(line, at=time.time())
         try:
