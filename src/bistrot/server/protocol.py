@@ -83,8 +83,11 @@ class CreateTable(_Body):
     mode: Mode = Field("computer", description="computer, friends or hotseat")
     rules: dict[str, Any] = Field(default_factory=dict, description="the game's rules options")
     level: Level | None = Field(None, description="computer level of every computer seat (default medium)")
-    # JSON object keys are texts: "2" names seat 2 (the one place a number comes as text)
-    bots: dict[int, Level] = Field(default_factory=dict, description="per-seat computer levels")
+    # JSON object keys are texts: "2" names seat 2 (the one place a number comes as text).  Not
+    # dict[int, ...]: pydantic's int keys take " 1" and "01"; the plan checks them strictly.
+    bots: dict[str, Level] = Field(
+        default_factory=dict, description='per-seat computer levels: {"2": "hard"} (a seat number as text)'
+    )
     # Strict: "1", 1.0 or true are no seat, true no seed (lax coercion would take them)
     seat: StrictInt = Field(0, ge=0, le=7, description="the human seat of a computer table")
     seed: StrictInt | StrictStr | None = Field(
