@@ -534,8 +534,8 @@ async def test_chat_comes_back_with_its_table_the_last_ones_in_order(kit: Kit) -
         assert (await loaded(store, "t1")).chat == lines[:3]
         for line in lines[3:]:
             await store.add_chat("t1", line)
-        with kit.refused():  # a number is stored once
-            await store.add_chat("t1", replace(lines[0], text="again"))
+        with kit.refused():  # a number is stored once (older ones than the last KEPT are dropped)
+            await store.add_chat("t1", replace(lines[-1], text="again"))
         with kit.refused():  # and only for a table that exists
             await store.add_chat("ghost", lines[0])
         assert (await loaded(store, "other")).chat == []

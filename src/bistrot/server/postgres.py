@@ -54,6 +54,7 @@ from bistrot.server.schema import (
     challenge_row,
     challenges_from_query,
     chat_insert,
+    chat_trim,
     history_queries,
     history_rows,
     room_metadata,
@@ -530,12 +531,14 @@ class PostgresStorage:
     async def add_chat(self, table_id: str, line: ChatLine) -> None:
         # Fenced like every write of a table: only its owner, while its lease lasts.
         statement = chat_insert(chat, tables, table_id, line, *self._fence())
+        trim = chat_trim(chat, table_id, line)
 
         async def write(conn: AsyncConnection) -> None:
             if not (await conn.execute(statement)).all():
                 await self._why_not(conn, table_id)
+            await conn.execute(trim)
 
-        await self._write(write)
+        await self._write(write, transaction=True)  # the message and the trim, or neither
 
     def _fence(self) -> list[ColumnElement[bool]]:
         if self.node is None:

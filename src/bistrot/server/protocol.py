@@ -19,11 +19,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 
 from bistrot import games
 from bistrot.server.schema import HISTORY_MAX
+from bistrot.tablecore import text as text_rule
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import refuse_pace
 
 Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for the OpenAPI schema
 Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
+MAX_NAME_CHARS = 24
 
 
 class ApiError(TableError):
@@ -54,10 +56,8 @@ def store_unreadable() -> ApiError:
 
 
 def _check_name(name: str) -> str:
-    name = name.strip()
-    if not 1 <= len(name) <= 24 or not name.isprintable():
-        raise ValueError("a name has 1 to 24 printable characters")
-    return name
+    # The rule of every text shown to others, chat's too (a TextRefused is a ValueError)
+    return text_rule.check(name, "a name", MAX_NAME_CHARS)
 
 
 Name = Annotated[str, AfterValidator(_check_name)]

@@ -30,13 +30,14 @@ from sqlalchemy import (
     Table,
     TextClause,
     bindparam,
+    delete,
     exists,
     insert,
     literal,
     select,
     text,
 )
-from sqlalchemy.sql import Insert, Select
+from sqlalchemy.sql import Delete, Insert, Select
 from sqlalchemy.sql.elements import ColumnElement
 
 from bistrot.tablecore.chat import KEPT as CHAT_KEPT
@@ -318,6 +319,13 @@ def chat_insert(
     values = select(*(literal(v).label(k) for k, v in row.items()))
     there = exists().where(tables_of.c.id == table_id, *fence)
     return insert(into).from_select(list(row), values.where(there)).returning(into.c.n)
+
+
+def chat_trim(into: Table, table_id: str, line: ChatLine) -> Delete:
+    """Drop the messages of ``table_id`` older than the last :data:`CHAT_KEPT` once ``line`` is
+    stored (in the same transaction): only those are ever read, and a table's chat rows stay
+    bounded however long people talk."""
+    return delete(into).where(into.c.table_id == table_id, into.c.n <= line.n - CHAT_KEPT)
 
 
 # ---------------------------------------------------------------------------- analyses

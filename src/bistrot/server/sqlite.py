@@ -62,6 +62,7 @@ from bistrot.server.schema import (
     challenges_from_query,
     chat,
     chat_insert,
+    chat_trim,
     history_queries,
     history_rows,
     metadata,
@@ -373,10 +374,12 @@ class SQLiteStorage:
 
     async def add_chat(self, table_id: str, line: ChatLine) -> None:
         statement = chat_insert(chat, tables, table_id, line)
+        trim = chat_trim(chat, table_id, line)
 
         def write(conn: Connection) -> None:
             if not conn.execute(statement).all():
                 raise LookupError(f"no table {table_id!r}")
+            conn.execute(trim)
 
         await self._write(write)
 
