@@ -270,7 +270,7 @@ def _add_error_handlers(app: FastAPI, static: Path) -> None:
 
 def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota) -> None:
     async def take_table(request: Request) -> None:
-        # Per address (behind a proxy: the address uvicorn's proxy headers give), before the
+        # Per address (behind a proxy of forwarded_allow_ips: the one it forwards), before the
         # table is planned, so a refused request costs a token too: probing is not free.
         wait = await quota.wait(client_key(request.client.host if request.client else ""))
         if wait > 0:
