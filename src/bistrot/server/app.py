@@ -29,7 +29,7 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
-from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
+from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.postgres import PostgresStorage
@@ -73,7 +73,7 @@ PAGE_ROUTES = (
     "/replay/{key}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422)
+    code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422, 500)
 }
 #: A write that the store refused (``storage_error``: nothing changed, try again).
 STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody}}
@@ -81,7 +81,9 @@ STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorB
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 #: Opening a table may also be refused for the client's quota (``too_many_tables``).
 RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
-CREATE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}}
+CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **STORE_ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}
+}
 
 #: An analysis may be refused for a full queue (``analysis_busy``).
 BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody, "headers": RETRY_AFTER}}
@@ -192,6 +194,7 @@ def create_app(
     )
     app.state.room = room
     app.state.settings = settings
+    app.add_middleware(Unexpected)  # innermost: inside the body cap and the access log
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     app.add_middleware(AccessLog)
     _add_error_handlers(app, settings.static_dir)
@@ -278,17 +281,19 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}}, tags=["server"])
     async def healthz(response: Response) -> dict[str, Any]:
-        """Whether the server is up and its store reachable (else 503), how many tables it holds
-        in memory, which tables are broken (their stored rows cannot be rebuilt), how its store
-        does."""
+        """Whether the server is up and its store reachable and taking writes (else 503), how
+        many tables it holds in memory, which tables are broken (their stored rows cannot be
+        rebuilt), how its store does (with its writes failed since start)."""
         reachable = await room.store_reachable()
-        if not reachable:
+        writable = room.store_writable()
+        if not (reachable and writable):
             response.status_code = 503
         stats = getattr(room.storage, "stats", None)
         return {
-            "ok": reachable,
+            "ok": reachable and writable,
             "tables": len(room.tables),
             "store_reachable": reachable,
+            "store_writable": writable,
             "broken_tables": len(room.broken),
             "broken": [t[:6] for t in list(room.broken)[: Health.BROKEN_SHOWN]],
             "acts": room.act_latency.summary(),
@@ -357,7 +362,9 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         moves any other player, to a free seat or in exchange with its player."""
         return await room.move_seat(table_id, body.token, body.seat, body.to)
 
-    @app.post("/api/tables/{table_id}/rematch", response_model=Rematch, responses=ERRORS, tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/rematch", response_model=Rematch, responses=STORE_ERRORS, tags=["tables"]
+    )
     async def rematch(table_id: str, body: SeatAuth) -> dict[str, Any]:
         """The same table again with a new deal; everyone keeps their token."""
         return await room.rematch(table_id, body.token)
@@ -417,7 +424,7 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
     @app.post(
         "/api/tables/{table_id}/challenge",
         response_model=ChallengeLink,
-        responses=ERRORS,
+        responses=STORE_ERRORS,
         tags=["challenges"],
     )
     async def challenge(table_id: str, body: SeatAuth) -> dict[str, Any]:

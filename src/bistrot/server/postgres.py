@@ -76,6 +76,7 @@ from bistrot.server.storage import (
     StoredTable,
     StoreUnusable,
     TableRecord,
+    WriteFaults,
 )
 
 log = logging.getLogger("bistrot.server.storage")
@@ -237,6 +238,9 @@ class PostgresStorage:
         #: Writes so far (each its own commit), and the last write times in seconds.
         self.writes = 0
         self.write_times = LatencyWindow()
+        #: Writes through SQLAlchemy that failed for the database itself (the appends' own pool
+        #: is not counted).
+        self.faults = WriteFaults(log)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -350,6 +354,7 @@ class PostgresStorage:
             "mean_batch": 1.0 if self.writes else 0.0,
             "commit_ms_p50": self.write_times.percentile_ms(0.5),
             "commit_ms_p99": self.write_times.percentile_ms(0.99),
+            "failed_writes": self.faults.failed,
         }
 
     @property
@@ -389,8 +394,10 @@ class PostgresStorage:
                 else:
                     done = await write(conn)
         except exc.DBAPIError as err:
+            self.faults.failed_write(err)
             # One line (SQLAlchemy's message carries the whole statement); the cause is kept.
             raise RuntimeError(f"the write failed: {_first_line(err)}") from err
+        self.faults.wrote()
         self.write_times.record(time.perf_counter() - started)
         self.writes += 1
         return done

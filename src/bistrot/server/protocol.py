@@ -55,6 +55,12 @@ def store_unreadable() -> ApiError:
     return ApiError(503, "storage_error", "the database could not be read; try again")
 
 
+def store_refused() -> ApiError:
+    """The refusal of a request whose write the store refused (503: nothing changed, the client
+    tries again; the log and ``/healthz`` say whether the store refuses every write)."""
+    return ApiError(503, "storage_error", "the database could not store this; nothing changed, try again")
+
+
 def _check_name(name: str) -> str:
     # The rule of every text shown to others, chat's too (a TextRefused is a ValueError)
     return text_rule.check(name, "a name", MAX_NAME_CHARS)
@@ -253,15 +259,21 @@ class ChallengeInfo(BaseModel):
 
 
 class Health(BaseModel):
-    """``GET /healthz``.  ``ok`` is false (HTTP 503) only when the store cannot be reached: a
-    broken table is reported, but it does not take the whole server out of a load balancer."""
+    """``GET /healthz``.  ``ok`` is false (HTTP 503) only when the store cannot be reached or
+    refuses writes: a broken table is reported, but it does not take the whole server out of a
+    load balancer."""
 
     #: Most broken table ids listed (the count is always whole).
     BROKEN_SHOWN: ClassVar[int] = 20
 
-    ok: bool = Field(description="the server answers and its store is reachable")
+    ok: bool = Field(description="the server answers and its store is reachable and takes writes")
     tables: int = Field(description="tables in memory")
     store_reachable: bool = Field(description="the store answered a read just now")
+    store_writable: bool = Field(
+        True,
+        description="the store's last write went through (false: it refuses writes, say its file is"
+        " damaged or its disk full, until one goes through again; the log says why)",
+    )
     broken_tables: int = Field(description="tables found broken since the server started")
     broken: list[str] = Field(
         description="the first 6 characters of their ids (this page is public), the first 20;"

@@ -15,14 +15,14 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
-from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
+from bistrot.server.protocol import ApiError, broken_table, store_refused, store_unreadable, unknown_table
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
     ChallengeRecord,
@@ -173,6 +173,19 @@ class Room:
         log.error("table %s is broken, its stored rows cannot be rebuilt: %s", table_id, reason)
         return broken_table()
 
+    def store_writable(self) -> bool:
+        """Whether the store's last write went through (a store without the count: assumed)."""
+        faults = getattr(self.storage, "faults", None)
+        return faults is None or faults.fault is None
+
+    async def _stored(self, write: Awaitable[None]) -> None:
+        """Await a write of a request (a new table, a challenge): ``storage_error`` (503) if the
+        store refuses it, nothing opened (the store logs why)."""
+        try:
+            await write
+        except Exception as err:
+            raise store_refused() from err
+
     async def store_reachable(self) -> bool:
         """Whether the store answers a read now (for ``/healthz``)."""
         try:
@@ -319,7 +332,7 @@ class Room:
             request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
             now=time.time(),
         )
-        await self.storage.create_table(plan.table, plan.seats)
+        await self._stored(self.storage.create_table(plan.table, plan.seats))
         self._open(StoredTable(plan.table, plan.seats, []))
         return plan.answer()
 
@@ -387,7 +400,7 @@ class Room:
             if old.status != OVER:
                 raise ApiError(409, "not_over", "a rematch is offered once the game is over")
             plan = plan_rematch(old, [s.record for s in table.core.seats], now=time.time())
-            await self.storage.create_table(plan.table, plan.seats)
+            await self._stored(self.storage.create_table(plan.table, plan.seats))
             self._open(StoredTable(plan.table, plan.seats, []))
             await table._do_mark_rematch(plan.table.id)
             return plan.table.id
@@ -412,7 +425,7 @@ class Room:
                 return found
             computers = table.core.challenge_computers(seat)
             record = ChallengeRecord(new_secret(), table.id, seat, computers, time.time())
-            await self.storage.create_challenge(record)
+            await self._stored(self.storage.create_challenge(record))
             return record
 
         record = await table.call(make)

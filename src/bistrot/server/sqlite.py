@@ -85,6 +85,7 @@ from bistrot.server.storage import (
     StoredTable,
     StoreUnusable,
     TableRecord,
+    WriteFaults,
 )
 
 log = logging.getLogger("bistrot.server.storage")
@@ -135,6 +136,7 @@ class SQLiteStorage:
         #: commit times in seconds.
         self.commits = 0
         self.writes = 0
+        self.faults = WriteFaults(log)
         self.commit_times = LatencyWindow()
 
     # ------------------------------------------------------------------ lifecycle
@@ -144,7 +146,12 @@ class SQLiteStorage:
         cannot be used."""
         self._loop = asyncio.get_running_loop()
         await asyncio.to_thread(check_database, self.path)
-        engine = create_engine(f"sqlite+pysqlite:///{self.path}", pool_size=4, max_overflow=4)
+        engine = create_engine(
+            f"sqlite+pysqlite:///{self.path}",
+            pool_size=4,
+            max_overflow=4,
+            hide_parameters=True,  # failed writes are logged: never a table's seed in them
+        )
         synchronous = self.synchronous
 
         @event.listens_for(engine, "connect")
@@ -204,6 +211,7 @@ class SQLiteStorage:
             "mean_batch": round(self.writes / self.commits, 2) if self.commits else 0.0,
             "commit_ms_p50": self.commit_times.percentile_ms(0.5),
             "commit_ms_p99": self.commit_times.percentile_ms(0.99),
+            "failed_writes": self.faults.failed,
         }
 
     # ------------------------------------------------------------------ checkpoints
@@ -304,10 +312,12 @@ class SQLiteStorage:
             self.commit_times.record(time.perf_counter() - started)
             self.commits += 1
             self.writes += len(batch)
+            self.faults.wrote()
             return [(future, None) for _, future in batch]
-        except Exception:
+        except Exception as err:
             if len(batch) == 1:
-                log.exception("a write failed")
+                if not self.faults.failed_write(err):
+                    log.exception("a write failed")
                 return [(batch[0][1], _failed())]
         # One write spoiled the batch: commit the others one by one so only it fails.
         outcomes: list[tuple[asyncio.Future[None], BaseException | None]] = []
