@@ -544,6 +544,20 @@ async def test_chat_comes_back_with_its_table_the_last_ones_in_order(kit: Kit) -
         assert await store.load_table("ghost") is None
 
 
+@contract
+async def test_a_challenger_s_attempt_is_remembered_once(kit: Kit) -> None:
+    async with kit.store() as store:
+        await store.create_table(table("t1"), SEATS)
+        assert not await store.attempted("c1", "someone")
+        await store.add_attempt("c1", "someone", "t1", 1.7e9)
+        with kit.refused():  # one attempt each
+            await store.add_attempt("c1", "someone", "t1", 1.7e9)
+        await store.add_attempt("c2", "someone", "t1", 1.7e9)  # another challenge
+    async with kit.store() as store:  # durable
+        assert await store.attempted("c1", "someone") and await store.attempted("c2", "someone")
+        assert not await store.attempted("c1", "someone else")
+
+
 # ---------------------------------------------------------------------------- seats, rematches
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -59,15 +60,20 @@ from bistrot.server.protocol import (
 )
 from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
 from bistrot.server.redis_quota import RedisTableQuota
-from bistrot.server.room import Room
+from bistrot.server.room import Room, challenger_key
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
 from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origin
 from bistrot.server.sqlite import SQLiteStorage
-from bistrot.server.storage import Storage
+from bistrot.server.storage import Storage, new_secret
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.replay import record_of
 
+#: The cookie by which a browser is one challenger (with its address): 10 years, then a new
+#: attempt of every challenge.
+CHALLENGER_COOKIE = "bistrot_challenger"
+CHALLENGER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+CHALLENGER_MAX_AGE_S = 10 * 365 * 86400
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
     "/replay/{key}",
@@ -455,10 +461,23 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         responses=CREATE_ERRORS,
         tags=["challenges"],
     )
-    async def play_challenge(challenge_id: str, body: PlayChallenge, request: Request) -> dict[str, Any]:
-        """Open a table on the challenge's deal for the caller (within its quota of new tables)."""
+    async def play_challenge(
+        challenge_id: str, body: PlayChallenge, request: Request, response: Response
+    ) -> dict[str, Any]:
+        """Open a table on the challenge's deal for the caller (within its quota of new tables),
+        once per browser and address (``challenge_played``, 409, after that)."""
         await take_table(request)
-        return await room.play_challenge(challenge_id, body.name)
+        browser = request.cookies.get(CHALLENGER_COOKIE, "")
+        if not CHALLENGER_ID.fullmatch(browser):
+            browser = new_secret()
+        # The browser's key: not a secret (it opens nothing), only who has played what.
+        response.set_cookie(
+            CHALLENGER_COOKIE, browser, max_age=CHALLENGER_MAX_AGE_S, path="/api/challenges",
+            httponly=True, samesite="strict",
+        )  # fmt: skip
+        address = client_key(request.client.host if request.client else "")
+        challenger = challenger_key(challenge_id, address, browser)
+        return await room.play_challenge(challenge_id, body.name, challenger)
 
 
 def _add_pages(app: FastAPI, settings: Settings) -> None:

@@ -88,6 +88,7 @@ events = _schema.tables["events"]
 challenges = _schema.tables["challenges"]
 analyses = _schema.tables["analyses"]
 chat = _schema.tables["chat"]
+attempts = _schema.tables["attempts"]
 nodes = _schema.tables["nodes"]
 
 #: Seconds to reach the server, then for any one statement (PostgreSQL's statement_timeout): a
@@ -515,6 +516,26 @@ class PostgresStorage:
 
         async def write(conn: AsyncConnection) -> None:
             await conn.execute(insert(challenges), row)
+
+        await self._write(write)
+
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        query = select(attempts.c.table_id).where(
+            attempts.c.challenge_id == challenge_id, attempts.c.challenger == challenger
+        )
+
+        async def read() -> bool:
+            async with self._connection() as conn:
+                return (await conn.execute(query)).first() is not None
+
+        return await self._again_if_dropped(read)
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        # Not fenced: a challenge is no table's write (as its creation).
+        row = {"challenge_id": challenge_id, "challenger": challenger, "table_id": table_id, "at": at}
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(insert(attempts), row)
 
         await self._write(write)
 

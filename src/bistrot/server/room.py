@@ -30,6 +30,7 @@ from bistrot.server.storage import (
     Storage,
     StoredTable,
     new_secret,
+    secret_hash,
 )
 from bistrot.server.table import Services, Table, TableHandle
 from bistrot.tablecore.errors import TableError
@@ -185,6 +186,14 @@ class Room:
             await write
         except Exception as err:
             raise store_refused() from err
+
+    async def _read_store(self, read: Awaitable[bool]) -> bool:
+        """Await a read of a request: ``storage_error`` (503) if the store could not be read."""
+        try:
+            return await read
+        except Exception as err:
+            log.exception("the store could not be read")
+            raise store_unreadable() from err
 
     async def store_reachable(self) -> bool:
         """Whether the store answers a read now (for ``/healthz``)."""
@@ -464,13 +473,25 @@ class Room:
         shown = await challenges.facts_shown(self.storage, record, table, token)
         return await challenges.challenge_info(self.storage, record, source.core, self.facts, shown)
 
-    async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
-        """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
+    async def play_challenge(
+        self, challenge_id: str, name: str | None, challenger: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal, once per
+        ``challenger`` (a key of the caller's browser and address, :func:`challenger_key`): a
+        second attempt, knowing the deal, would be no challenge (``challenge_played``, 409)."""
         owner = await self._challenge_owner(challenge_id)
         if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "play_challenge", [challenge_id, name])
+            forwarded: dict[str, Any] = await self._forward(
+                owner, "play_challenge", [challenge_id, name, challenger]
+            )
             return forwarded
         record, table = await self._challenge(challenge_id)
+        if challenger is not None and await self._read_store(self.storage.attempted(record.id, challenger)):
+            raise ApiError(
+                409,
+                "challenge_played",
+                "this challenge was played from this browser and address already: one attempt each",
+            )
         source = table.record
         request = {
             "game": source.game,
@@ -481,7 +502,24 @@ class Room:
             "name": name,
             "level": source.level,
         }
-        return await self.create(request, challenge=record, seed=source.seed)
+        answer = await self.create(request, challenge=record, seed=source.seed)
+        if challenger is not None:
+            await self._stored(self.storage.add_attempt(record.id, challenger, answer["table"], time.time()))
+        return answer
+
+
+def challenger_key(challenge_id: str, address: str, browser: str) -> str:
+    """Who opens a challenge's table, as the store keeps it: a hash of the challenge, the
+    client's address (its quota key: an IPv6 /64 as one) and its browser's cookie, so neither
+    is stored.  Both together: one school's address shared by a class leaves each pupil's
+    browser its attempt; the same browser from the same address has one.
+
+    >>> challenger_key("c", "203.0.113.7", "b") == challenger_key("c", "203.0.113.7", "b")
+    True
+    >>> challenger_key("c", "203.0.113.7", "b") == challenger_key("c", "203.0.113.7", "x")
+    False
+    """
+    return secret_hash(f"{challenge_id}\n{address}\n{browser}")
 
 
 def moving() -> ApiError:

@@ -56,6 +56,7 @@ from bistrot.server.schema import (
     analyses,
     analysis_params,
     analysis_record,
+    attempts,
     challenge_record,
     challenge_row,
     challenges,
@@ -379,6 +380,20 @@ class SQLiteStorage:
 
         def write(conn: Connection) -> None:
             conn.execute(challenges.insert(), row)
+
+        await self._write(write)
+
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        query = select(attempts.c.table_id).where(
+            attempts.c.challenge_id == challenge_id, attempts.c.challenger == challenger
+        )
+        return await self._read(lambda conn: conn.execute(query).first() is not None)
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        row = {"challenge_id": challenge_id, "challenger": challenger, "table_id": table_id, "at": at}
+
+        def write(conn: Connection) -> None:
+            conn.execute(attempts.insert(), row)
 
         await self._write(write)
 

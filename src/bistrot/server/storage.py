@@ -145,6 +145,15 @@ class Storage(Protocol):
         """Store a new challenge."""
         ...
 
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        """Whether ``challenger`` (an opaque key) has opened a table of the challenge."""
+        ...
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        """Remember that ``challenger`` opened ``table_id`` from the challenge (refused, as any
+        write, if it did already)."""
+        ...
+
     async def load_table(self, table_id: str) -> StoredTable | None:
         """A table with its seats, events and last chat messages (:data:`~bistrot.tablecore.chat.
         KEPT`), or None; :class:`DamagedRecord` if its rows cannot be read as records."""
