@@ -91,8 +91,11 @@ CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
     **STORE_ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}
 }
 
-#: An analysis may be refused for a full queue (``analysis_busy``).
-BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody, "headers": RETRY_AFTER}}
+#: An analysis may be refused for the caller's share (``too_many_analyses``) or a full queue
+#: (``analysis_busy``).
+BUSY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS, **{code: {"model": ErrorBody, "headers": RETRY_AFTER} for code in (429, 503)}
+}
 
 #: ``Authorization: Bearer <token>``: a seat token or the watch key of the table, needed for the
 #: record and replay of a game whose deal is a challenge's (server/history.py).
@@ -170,7 +173,11 @@ def create_app(
     )
 
     analyses = AnalysisJobs(
-        storage, settings.analysis_executor, settings.analysis_workers, settings.analysis_queue
+        storage,
+        settings.analysis_executor,
+        settings.analysis_workers,
+        settings.analysis_queue,
+        per_client=settings.analysis_per_client,
     )
 
     @asynccontextmanager
@@ -414,12 +421,17 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         responses=BUSY_ERRORS,
         tags=["history"],
     )
-    async def analyse(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
+    async def analyse(table_id: str, request: Request, authorization: Bearer = None) -> dict[str, Any]:
         """Have a finished game analysed, once: computed in the server's analysis pool and stored,
-        its progress in `GET`; the same refusals as its record, and ``analysis_busy`` (503, with
-        ``Retry-After``) while this server's analysis queue is full."""
-        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
-        return await analyses.request(core)
+        its progress in `GET`; the same refusals as its record, ``too_many_analyses`` (429) while
+        the caller's address has its share under way, and ``analysis_busy`` (503) while this
+        server's analysis queue is full (for a caller without a seat token of the game: its first
+        half), both with ``Retry-After``."""
+        token = history.bearer(authorization)
+        core = await history.finished_game(room.storage, table_id, token)
+        player = token is not None and isinstance(core.identify(token), int)
+        client = client_key(request.client.host if request.client else "")
+        return await analyses.request(core, client, player)
 
     @app.post("/api/history", response_model=History, responses=ERRORS, tags=["history"])
     async def game_history(body: HistoryRequest) -> dict[str, Any]:

@@ -56,7 +56,11 @@ class Settings(BaseSettings):
     analysis_workers: int = Field(1, ge=1, le=64)
     """Games analysed at once by this node (each analysis keeps one core busy)."""
     analysis_queue: int = Field(8, ge=1, le=10_000)
-    """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``."""
+    """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``.  A caller
+    who is not a player of the game asked finds only the first half of it (rounded up)."""
+    analysis_per_client: int = Field(2, ge=1, le=10_000)
+    """Most analyses one client address has under way on a node; beyond, ``too_many_analyses``
+    (429): asking needs no token, and one stranger's games would fill the queue otherwise."""
     max_message_bytes: int = Field(4096, ge=256)
     """Messages over this size get a ``too_large`` reject."""
     abuse_message_bytes: int = Field(65536, ge=1024)
