@@ -378,3 +378,25 @@ def test_a_deeply_nested_message_is_refused_as_abuse_without_a_traceback(tmp_pat
     shown = [r for r in all_records.records if r.levelno >= logging.INFO]
     assert not [r for r in all_records.records if r.exc_info or r.levelno >= logging.WARNING], shown
     assert len(shown) <= 3, [r.getMessage() for r in shown]
+
+
+@pytest.mark.parametrize("token_in", ["the URL", "no hello yet"])
+def test_a_huge_frame_sent_at_once_makes_its_address_wait_whenever_it_comes(tmp_path, token_in):
+    # Before: only a 1009 that the read loop saw counted, once the app got to it.  A huge frame
+    # sent as the first message (in place of the hello), or while the server was still sending
+    # the first state (the send failed first, and the loop saw another close code), left the
+    # address free to reconnect at once.
+    with ThreadServer(make_settings(tmp_path, abuse_wait_s=60.0)) as server:
+        table, token = _hotseat(server)
+        query = f"?token={token}" if token_in == "the URL" else ""
+        for n in range(2, 8):  # each from its own address, sent without reading anything first
+            source = (f"127.0.0.{n}", 0)
+            with connect(_ws_url(server, table, query), open_timeout=TIMEOUT, source_address=source) as ws:
+                ws.send("x" * 70_000)
+                with pytest.raises(ConnectionClosed):
+                    while True:
+                        ws.recv(TIMEOUT)
+            again = _ws_url(server, table, f"?token={token}")
+            with pytest.raises(InvalidStatus) as refused:
+                connect(again, open_timeout=TIMEOUT, source_address=source)
+            assert refused.value.response.status_code == 429, n

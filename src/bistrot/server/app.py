@@ -218,6 +218,7 @@ def create_app(
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
     penalties = PenaltyBox(settings.abuse_wait_s)
+    app.state.penalties = penalties  # the WebSocket layer's too (runner.py: frames over the cap)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:

@@ -343,9 +343,7 @@ class WsConnection:
         while not self.closing:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
-                if message.get("code") == CLOSE_TOO_BIG:  # the WebSocket layer refused a frame
-                    self._penalise()
-                return
+                return  # (a frame over the abuse cap: the WebSocket layer put it in the box)
             # The rate limit is this host's, and comes first for every message, whatever its
             # size or content; the size cap, the parser and the seat's rights are the table
             # core's, the same on the player's device.

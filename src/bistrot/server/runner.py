@@ -57,7 +57,8 @@ def tune_gc(young: int = 10_000) -> None:
 
 def uvicorn_server(app: Any, settings: Settings, log_level: str = "info") -> uvicorn.Server:
     """A uvicorn server for ``app`` with the options the protocol needs."""
-    http, ws = protocols(settings)
+    penalties = getattr(getattr(app, "state", None), "penalties", None)  # create_app's
+    http, ws = protocols(settings, None if penalties is None else penalties.put)
     config = uvicorn.Config(
         app,
         http=http,
