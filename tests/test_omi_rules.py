@@ -28,6 +28,8 @@ def test_three_players_use_24_cards_nine_to_ace():
         ({"target": "10"}, "target must be a positive whole number"),
         ({"target": True}, "target must be a positive whole number"),
         ({"players": 2}, "players must be 4 or 3"),
+        ({"players": 4.0}, "players must be 4 or 3, not 4.0"),  # 4.0 == 4, yet range(4.0) fails
+        ({"players": 3.0}, "players must be 4 or 3, not 3.0"),
         ({"direction": "left"}, "direction must be one of counterclockwise, clockwise"),
         ({"deal_rotation": "random"}, "deal_rotation must be one of with_play, against_play"),
         ({"kapothi": "double"}, "kapothi must be one of three_tokens, wins_match, announced"),

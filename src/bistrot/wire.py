@@ -33,6 +33,8 @@ from typing import Any
 MAX_ID_CHARS = 64
 MAX_SAFE_INT = 2**53
 CLIENT_TYPES = ("act", "ping", "sync", "chat", "hint")
+#: Arrays and objects a client message may open inside each other (it needs 1).
+MAX_DEPTH = 16
 #: A chat message's text as sent, before the table cleans it (a bound on what is read).
 MAX_CHAT_TEXT = 1000
 
@@ -59,6 +61,49 @@ class ClientMessage:
     text: str | None = None  # a chat message's
 
 
+def too_deep(text: str) -> bool:
+    """Whether ``text`` opens more than :data:`MAX_DEPTH` arrays or objects inside each other.
+
+    No client message nests at all beyond its object; ``json.loads`` of ``"[" * 4000`` recurses
+    until Python's own limit (an uncaught ``RecursionError``), so depth is counted before any
+    parse, without recursion, brackets inside strings aside.
+
+    >>> too_deep('{"type": "chat", "text": "[[[[[[[[[[[[[[[[[[["}'), too_deep("[" * 4000)
+    (False, True)
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:  # every real message: no scan
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for client messages: :class:`BadMessage` ``too_deep`` past
+    :data:`MAX_DEPTH`, ``bad_json`` for anything not JSON."""
+    if too_deep(text):
+        raise BadMessage("too_deep", f"a message nests at most {MAX_DEPTH} arrays or objects")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise BadMessage("bad_json", "the message is not JSON") from None
+
+
 def _valid_id(value: Any) -> bool:
     if isinstance(value, bool):
         return False
@@ -70,8 +115,8 @@ def _valid_id(value: Any) -> bool:
 def peek_id(text: str) -> Any:
     """The message's ``id`` if it is readable and valid, else None (to echo in a reject)."""
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = loads(text)
+    except BadMessage:
         return None
     value = data.get("id") if isinstance(data, dict) else None
     return value if _valid_id(value) else None
@@ -79,10 +124,7 @@ def peek_id(text: str) -> Any:
 
 def parse_client_message(text: str) -> ClientMessage:
     """Read one client message; :class:`BadMessage` names what is wrong."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadMessage("bad_json", "the message is not JSON") from None
+    data = loads(text)
     if not isinstance(data, dict):
         raise BadMessage("bad_message", 'a message is a JSON object such as {"type": "ping"}')
     raw_id = data.get("id")

@@ -22,7 +22,12 @@ TRANSIENT = frozenset({"table_moving", "node_unreachable", "busy", "storage_erro
 
 
 def node_env() -> dict[str, str]:
-    return {"BISTROT_NODE_LEASE_S": str(LEASE_S), "BISTROT_BOT_DELAY_MS": "0"}
+    # (the nginx test's proxy runs on loopback, as docs/deploy.md says to name it)
+    return {
+        "BISTROT_NODE_LEASE_S": str(LEASE_S),
+        "BISTROT_BOT_DELAY_MS": "0",
+        "BISTROT_FORWARDED_ALLOW_IPS": "127.0.0.1",
+    }
 
 
 def start_nodes(tmp_path: Path, db_url: str, redis_url: str, count: int = 3) -> list[ProcessServer]:

@@ -114,19 +114,47 @@ def test_a_challenge_s_deal_goes_only_to_the_tokens_of_its_own_tables(server: Th
         assert status(table, bearer(token)) == (200, None)
         assert status(table, bearer(watch)) == (200, None)
         assert status(other["table"], {}) == (200, None)  # another deal: unaffected
-        # A challenger: their own table's record once they have played it, never the source's.
+        # A challenger: never the deal, not even from their own table once played (another
+        # browser may play the challenge again).
         attempt = api.post(f"/api/challenges/{challenge}/play", json={"name": "Kasun"}).json()
         mine = attempt["seats"][0]["token"]
         assert status(attempt["table"], bearer(mine)) == (409, "not_over")
         with Client(server.url, attempt["table"], mine) as client:
             play_to_end(client)
         assert status(attempt["table"], {}) == (403, "challenge_deal")
-        assert status(attempt["table"], bearer(mine)) == (200, None)
+        assert status(attempt["table"], bearer(mine)) == (403, "challenge_deal")
         assert status(table, bearer(mine)) == (403, "challenge_deal")
         # The results page names the tables; their ids alone open nothing of the deal.
         results = api.get(f"/api/challenges/{challenge}").json()["results"]
         for row in results:
             assert status(row["table"], {}) == (403, "challenge_deal")
+
+
+def test_a_challenger_plays_once_per_browser_and_address_and_never_reads_the_deal(
+    server: ThreadServer,
+) -> None:
+    # Before: a finished challenger's own token fetched the record (the original's seed, every
+    # hand), and the same client then opened a second attempt (201).
+    source = finished(server, rules={"target": 1})
+    with http(server.url) as api:
+        token = source["seats"][0]["token"]
+        made = api.post(f"/api/tables/{source['table']}/challenge", json={"token": token})
+        play = f"/api/challenges/{made.json()['challenge']}/play"
+        first = api.post(play, json={"name": "Kasun"})
+        assert first.status_code == 201, first.text
+        mine = first.json()["seats"][0]["token"]
+        with Client(server.url, first.json()["table"], mine) as client:
+            play_to_end(client)
+        for path in ("record", "replay", "analysis"):
+            answer = api.get(f"/api/tables/{first.json()['table']}/{path}", headers=bearer(mine))
+            assert (answer.status_code, answer.json()["code"]) == (403, "challenge_deal"), path
+        again = api.post(play, json={"name": "Kasun"})
+        assert (again.status_code, again.json()["code"]) == (409, "challenge_played")
+        assert "httponly" in first.headers["set-cookie"].lower()  # the browser's key, out of scripts' reach
+        results = api.get(f"/api/challenges/{made.json()['challenge']}").json()["results"]
+        assert len(results) == 2  # the original and the one attempt: the refusal opened nothing
+        api.cookies.clear()  # another browser at the same address: its own attempt
+        assert api.post(play, json={"name": "Nimal"}).status_code == 201
 
 
 def test_the_history_lists_the_finished_games_asked_for_without_a_card(server: ThreadServer) -> None:

@@ -9,6 +9,7 @@ import asyncio
 import queue
 import re
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ import pytest
 from server_harness import ThreadServer, bearer, finished, http, make_settings, open_table
 
 from bistrot.analysis import analyze_record
+from bistrot.server import analysis_jobs
 from bistrot.server.analysis_jobs import SEED, AnalysisJobs, run_analysis
 from bistrot.server.postgres import PostgresStorage
 from bistrot.server.sqlite import SQLiteStorage
@@ -222,3 +224,41 @@ def test_nodes_sharing_postgresql_compute_a_game_s_analysis_once(
 
     done, seen = asyncio.run(scenario())
     assert "running" in seen and done["result"]["game"] == "omi"
+
+
+@pytest.mark.settings(analysis_queue=4, analysis_per_client=2)
+def test_strangers_cannot_fill_the_queue_and_a_game_s_players_come_first(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: the one queue took anyone's jobs without a token, one address could fill it, and
+    # the players of a game then waited behind strangers' analyses.
+    release = threading.Event()
+
+    def held(*args: Any) -> dict[str, Any]:
+        release.wait(TIMEOUT)
+        return run_analysis(*args)
+
+    monkeypatch.setattr(analysis_jobs, "run_analysis", held)
+    games = [finished(server, rules={"target": 1}) for _ in range(4)]
+    elsewhere = httpx.Client(
+        base_url=server.url, timeout=TIMEOUT, transport=httpx.HTTPTransport(local_address="127.0.0.2")
+    )
+    try:
+        with http(server.url) as api, elsewhere:
+            path = [f"/api/tables/{game['table']}/analysis" for game in games]
+            assert [api.post(p).status_code for p in path[:2]] == [200, 200]
+            mine = api.post(path[2])  # a third from one address: refused, nothing claimed
+            assert (mine.status_code, mine.json()["code"]) == (429, "too_many_analyses")
+            assert int(mine.headers["Retry-After"]) >= 1
+            assert api.get(path[2]).json()["status"] == "none"
+            # Strangers hold the first half of the queue: another stranger waits ...
+            other = elsewhere.post(path[2])
+            assert (other.status_code, other.json()["code"]) == (503, "analysis_busy")
+            # ... while the game's own player goes in (its seat token, from the same address).
+            player = elsewhere.post(path[2], headers=bearer(games[2]["seats"][0]["token"]))
+            assert player.status_code == 200, player.text
+            release.set()
+            for p in path[:3]:
+                assert wait_done(api, p.split("/")[3])[-1]["status"] == "done"
+    finally:
+        release.set()

@@ -248,6 +248,35 @@ def test_bad_http_requests(server, method, path, body, status, code):
         assert client.get("/healthz").json()["tables"] == 0  # nothing was opened
 
 
+def stored_tables(db: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM tables").fetchone()[0]
+
+
+STRICT_CASES = [
+    ({"rules": {"players": 4.0}}, "bad_rules", "players must be 4 or 3, not 4.0"),
+    ({"rules": {"players": 3.0}}, "bad_rules", "players must be 4 or 3, not 3.0"),
+    ({"rules": {"target": 5.0}}, "bad_rules", "not 5.0"),
+    ({"rules": {"redeal_few_trumps": 1}}, "bad_rules", "redeal_few_trumps must be true or false, not 1"),
+    ({"bots": {" 1": "easy"}}, "bad_seat", "not ' 1'"),
+    ({"mode": "hotseat", "bots": {"01": "easy"}}, "bad_seat", "not '01'"),
+    ({"mode": "friends", "bots": {"+1": "easy"}}, "bad_seat", "not '+1'"),
+]
+
+
+@pytest.mark.parametrize(("body", "code", "says"), STRICT_CASES)
+def test_rules_and_bots_are_strict_and_a_refused_table_is_not_stored(server, body, code, says):
+    # 4.0 == 4 once slipped through, was stored, answered a plain-text 500 and, after a
+    # restart, counted as a broken table; " 1" and "01" were taken for seat 1.
+    with http(server.url) as client:
+        answer = client.post("/api/tables", json={"game": "omi", **body})
+        assert answer.headers["content-type"] == "application/json", answer.text
+        assert (answer.status_code, answer.json()["code"]) == (422, code)
+        assert says in answer.json()["message"]
+        assert client.get("/healthz").json()["tables"] == 0
+    assert stored_tables(server.settings.db) == 0
+
+
 def test_seat_requests_with_the_wrong_token_or_table_kind(server):
     computer = open_table(server.url, mode="computer", level="easy")
     with http(server.url) as client:

@@ -226,3 +226,64 @@ def test_healthz_lists_no_broken_table_on_a_sound_database(server: ThreadServer)
         body = client.get("/healthz").json()
     assert body["ok"] is True and body["store_reachable"] is True
     assert body["broken_tables"] == 0 and body["broken"] == []
+    assert body["store_writable"] is True and body["store"]["failed_writes"] == 0
+
+
+def _damage_an_index_of_seats(db: Path) -> None:
+    """Overwrite the root page of the seats' key index while the server runs: reads of
+    ``tables`` still work, every new table fails to store."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the pages in the file, not the WAL
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_seats_1'")
+        (number,) = root.fetchone()
+    conn.close()
+    with db.open("r+b") as f:
+        f.seek(page * (number - 1))
+        f.write(b"\xff" * page)
+
+
+def test_a_database_damaged_while_the_server_runs_is_reported_and_refusals_are_json(
+    tmp_path: Path, error_records
+):
+    # Before: opening a table answered a plain-text 500 while /healthz said ok, and the failed
+    # write's log line held the table's seed among the SQL parameters.
+    settings = make_settings(tmp_path)
+    with ThreadServer(settings) as server:
+        made = [open_table(server.url, mode="hotseat") for _ in range(3)]
+        _damage_an_index_of_seats(Path(settings.db))
+        answers = []
+        for _ in range(2):
+            with http(server.url) as client:
+                answers.append(client.post("/api/tables", json={"game": "omi", "seed": 123456789}))
+        with http(server.url) as client:
+            health = client.get("/healthz")
+    for answer in answers:
+        assert answer.headers["content-type"] == "application/json", answer.text
+        assert (answer.status_code, answer.json()["code"]) == (503, "storage_error")
+    assert health.status_code == 503
+    body = health.json()
+    assert (body["ok"], body["store_reachable"], body["store_writable"]) == (False, True, False)
+    assert body["store"]["failed_writes"] == 2 and body["tables"] == len(made)
+    # Logged once with its cause; the second failure in one line; no seed.
+    assert len(error_records.records) == 1, [r.getMessage() for r in error_records.records]
+    logged = error_records.format(error_records.records[0])
+    assert "malformed" in logged and "123456789" not in logged
+
+
+def test_an_unexpected_failure_answers_the_documented_json_and_is_logged_once(
+    server: ThreadServer, error_records, monkeypatch: pytest.MonkeyPatch
+):
+    async def fails(table_id: str) -> dict[str, object]:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(server.room, "info", fails)
+    with http(server.url) as client:
+        answer = client.get("/api/tables/SomeTable?token=secret")
+        assert client.get("/healthz").status_code == 200  # the server goes on, on the same connection
+    assert answer.headers["content-type"] == "application/json"
+    assert (answer.status_code, answer.json()["code"]) == (500, "internal_error")
+    assert answer.json()["message"] and "a bug" not in answer.json()["message"]
+    assert len(error_records.records) == 1
+    logged = error_records.format(error_records.records[0])
+    assert "KeyError" in logged and "/api/tables/SomeTable" in logged and "secret" not in logged

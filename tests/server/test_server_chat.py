@@ -3,10 +3,12 @@ with the table, refused with codes when they may not be sent, changing nothing e
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
-from server_harness import Client, ThreadServer, make_settings, open_table, settle
+from server_harness import Client, ThreadServer, http, make_settings, open_table, settle
 
 from bistrot.tablecore.chat import KEPT
 
@@ -17,8 +19,6 @@ def chats(client: Client) -> list[tuple[int, int, str | None, str]]:
 
 def friends(url: str) -> tuple[str, list[str], str]:
     """A friends table with three people seated (so it waits for a fourth)."""
-    from server_harness import http
-
     table = open_table(url, mode="friends", name="Ama")
     tokens = [table["seats"][0]["token"]]
     with http(url) as client:
@@ -71,6 +71,10 @@ def test_a_new_connection_gets_the_last_messages_even_after_a_restart(tmp_path: 
             for n in range(1, KEPT + 6):
                 ama.send({"type": "chat", "id": n, "text": f"message {n}"})
             ama.wait_for(lambda m: m["type"] == "chat" and m["n"] == KEPT + 5)
+    # Stored with the table, and no more than are ever read: the oldest rows are gone.
+    with sqlite3.connect(settings.db) as conn:
+        numbers = [n for (n,) in conn.execute("SELECT n FROM chat WHERE table_id = ? ORDER BY n", (tid,))]
+    assert numbers == list(range(6, KEPT + 6))
     # The same database: stored, not only in memory.
     with ThreadServer(settings) as server, Client(server.url, tid, tokens[1]) as kasun:
         settle(kasun)
@@ -99,3 +103,42 @@ def test_a_game_against_the_computer_has_no_chat(server):
         settle(me)
         me.send({"type": "chat", "id": "c", "text": "hello?"})
         assert me.wait_for(lambda m: m["type"] == "reject")["code"] == "chat_closed"
+
+
+#: Texts shown to others: (text, whether a name and a chat message may be it).  A lone
+#: surrogate was refused as storage_error with a traceback; a direction override and zero-width
+#: spaces alone were sent to everyone, though names refused them.
+TEXTS = [
+    ("\ud800", False),
+    ("hi \udfff", False),
+    ("\u202eyalp lliw I", False),
+    ("evil\u2066", False),
+    ("\u200b\u200b", False),
+    ("\u2060", False),
+    ("\u3164\u3164", False),
+    ("ශ්‍රී ලංකා", True),  # a Sinhala conjunct is written with ZERO WIDTH JOINER
+    ("Ama 🎴", True),
+]
+
+
+@pytest.mark.parametrize(("text", "shown"), TEXTS)
+def test_names_and_chat_follow_one_rule(server, error_records, text, shown):
+    with http(server.url) as client:
+        body = json.dumps({"game": "omi", "mode": "friends", "name": text})  # ASCII: a lone surrogate too
+        answer = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == (201 if shown else 422), answer.text
+        if not shown:
+            assert answer.json()["code"] == "bad_request"
+            assert "a name" in answer.json()["message"]
+    tid, tokens, _watch = friends(server.url)
+    with Client(server.url, tid, tokens[0]) as ama:
+        settle(ama)
+        ama.send({"type": "chat", "id": "c", "text": text})
+        answer = ama.wait_for(lambda m: m["type"] in ("chat", "reject"))
+        if shown:
+            assert (answer["type"], answer["text"]) == ("chat", text)
+        else:
+            assert (answer["type"], answer["id"], answer["code"]) == ("reject", "c", "bad_chat"), answer
+            assert "a chat message" in answer["message"]
+            assert chats(ama) == []
+    assert error_records.records == []

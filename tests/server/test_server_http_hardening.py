@@ -10,6 +10,7 @@ is replaced by one the test moves by hand.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -330,3 +331,72 @@ def test_an_address_closed_as_abusive_waits_before_it_may_connect_again(
     # Refusals are no errors (uvicorn 0.54 logged one ERROR line for each: a flood of them
     # filled the log, and a log pipe nobody read blocked the whole server).
     assert error_records.records == []
+
+
+class AllRecords(logging.Handler):
+    """Every log record, of any logger that reaches the root or uvicorn's."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def all_records() -> Iterator[AllRecords]:
+    handler = AllRecords()
+    loggers = [logging.getLogger(), logging.getLogger("uvicorn")]  # uvicorn's does not propagate
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+@pytest.mark.parametrize("where", ["as the hello", "after the hello"])
+def test_a_deeply_nested_message_is_refused_as_abuse_without_a_traceback(tmp_path, where, all_records):
+    # Before: json.loads("[" * 4000) raised an uncaught RecursionError; 50 tries wrote 3,600 log
+    # lines, and the address never had to wait.
+    with ThreadServer(make_settings(tmp_path, abuse_wait_s=60.0)) as server:
+        table, token = _hotseat(server)
+        with Client(server.url, table, None if where == "as the hello" else token) as me:
+            if where == "after the hello":
+                me.wait_for(lambda m: m["type"] == "state")
+            me.send("[" * 4000)
+            got, code = _read_until_closed(me)
+        assert code == 1008
+        assert got[-1]["type"] == "reject" and got[-1]["code"] == "too_deep", got
+        assert "16" in got[-1]["message"]
+        for _ in range(10):  # the address waits: refused before any table is looked at
+            with pytest.raises(InvalidStatus) as refused:
+                connect(_ws_url(server, table, f"?token={token}"), open_timeout=TIMEOUT)
+            assert refused.value.response.status_code == 429
+    shown = [r for r in all_records.records if r.levelno >= logging.INFO]
+    assert not [r for r in all_records.records if r.exc_info or r.levelno >= logging.WARNING], shown
+    assert len(shown) <= 3, [r.getMessage() for r in shown]
+
+
+@pytest.mark.parametrize("token_in", ["the URL", "no hello yet"])
+def test_a_huge_frame_sent_at_once_makes_its_address_wait_whenever_it_comes(tmp_path, token_in):
+    # Before: only a 1009 that the read loop saw counted, once the app got to it.  A huge frame
+    # sent as the first message (in place of the hello), or while the server was still sending
+    # the first state (the send failed first, and the loop saw another close code), left the
+    # address free to reconnect at once.
+    with ThreadServer(make_settings(tmp_path, abuse_wait_s=60.0)) as server:
+        table, token = _hotseat(server)
+        query = f"?token={token}" if token_in == "the URL" else ""
+        for n in range(2, 8):  # each from its own address, sent without reading anything first
+            source = (f"127.0.0.{n}", 0)
+            with connect(_ws_url(server, table, query), open_timeout=TIMEOUT, source_address=source) as ws:
+                ws.send("x" * 70_000)
+                with pytest.raises(ConnectionClosed):
+                    while True:
+                        ws.recv(TIMEOUT)
+            again = _ws_url(server, table, f"?token={token}")
+            with pytest.raises(InvalidStatus) as refused:
+                connect(again, open_timeout=TIMEOUT, source_address=source)
+            assert refused.value.response.status_code == 429, n

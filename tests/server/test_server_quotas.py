@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from pathlib import Path
 
 import pytest
-from server_harness import Client, ThreadServer, http, make_settings, open_table, play_out
+from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table, play_out
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 from bistrot.server import ratelimit
 from bistrot.server.quota import LocalTableQuota
@@ -127,3 +130,47 @@ def test_a_wal_over_its_bound_is_truncated_even_while_writes_go_on(tmp_path: Pat
 
     # Bounded: the limit plus what can be written between two checkpoint rounds.
     assert asyncio.run(run()) < 16 * 2**20
+
+
+#: A client naming an address of its own in each request: believed only from a proxy named in
+#: forwarded_allow_ips.  Before, uvicorn believed the header from 127.0.0.1 whatever the settings,
+#: so a local client escaped both the table quota and the abuse wait.
+PROXIES = ["", "127.0.0.1"]
+
+
+def _forwarding_server(tmp_path: Path, proxy: str) -> ThreadServer:
+    limits = {"table_quota_burst": 2, "table_quota_per_s": 0.001, "abuse_wait_s": 60.0}
+    return ThreadServer(make_settings(tmp_path, forwarded_allow_ips=proxy, **limits))
+
+
+@pytest.mark.parametrize("proxy", PROXIES)
+def test_x_forwarded_for_names_another_quota_only_from_a_configured_proxy(tmp_path: Path, proxy: str):
+    with _forwarding_server(tmp_path, proxy) as server, http(server.url) as client:
+        body = {"game": "omi", "mode": "hotseat"}
+        answers = [
+            client.post("/api/tables", json=body, headers={"X-Forwarded-For": f"198.51.100.{n}"})
+            for n in range(3)
+        ]
+        assert [a.status_code for a in answers] == ([201, 201, 201] if proxy else [201, 201, 429])
+
+
+@pytest.mark.parametrize("proxy", PROXIES)
+def test_x_forwarded_for_escapes_the_abuse_wait_only_from_a_configured_proxy(tmp_path: Path, proxy: str):
+    with _forwarding_server(tmp_path, proxy) as server:
+        table = open_table(server.url, mode="hotseat")
+        token = table["seats"][0]["token"]
+        url = server.url.replace("http://", "ws://") + f"/ws/{table['table']}?token={token}"
+        with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.1"}) as abuser:
+            assert json.loads(abuser.recv(TIMEOUT))["type"] == "state"
+            abuser.send("x" * 70_000)  # over abuse_message_bytes: closed (1009), its address waits
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    abuser.recv(TIMEOUT)
+        other = {"X-Forwarded-For": "203.0.113.2"}
+        if proxy:  # another client behind the proxy may connect
+            with connect(url, additional_headers=other, open_timeout=TIMEOUT) as ws:
+                assert json.loads(ws.recv(TIMEOUT))["type"] == "state"
+        else:  # the same client naming another address waits all the same
+            with pytest.raises(InvalidStatus) as refused:
+                connect(url, additional_headers=other, open_timeout=TIMEOUT)
+            assert refused.value.response.status_code == 429

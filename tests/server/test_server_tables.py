@@ -237,6 +237,7 @@ def test_a_challenge_played_twice_gives_the_same_game_and_results_side_by_side(s
         assert client.post(f"/api/tables/{tid}/challenge", json={"token": token}).json() == link
         attempts = []
         for name in ("Kasun", "Nimal"):
+            client.cookies.clear()  # two people, each in their own browser: one attempt each
             opened = client.post(f"/api/challenges/{link['challenge']}/play", json={"name": name})
             assert opened.status_code == 201, opened.text
             attempt = opened.json()

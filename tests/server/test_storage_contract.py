@@ -537,14 +537,28 @@ async def test_chat_comes_back_with_its_table_the_last_ones_in_order(kit: Kit) -
         assert (await loaded(store, "t1")).chat == lines[:3]
         for line in lines[3:]:
             await store.add_chat("t1", line)
-        with kit.refused():  # a number is stored once
-            await store.add_chat("t1", replace(lines[0], text="again"))
+        with kit.refused():  # a number is stored once (older ones than the last KEPT are dropped)
+            await store.add_chat("t1", replace(lines[-1], text="again"))
         with kit.refused():  # and only for a table that exists
             await store.add_chat("ghost", lines[0])
         assert (await loaded(store, "other")).chat == []
     async with kit.store() as store:  # durable; the last KEPT, oldest first
         assert (await loaded(store, "t1")).chat == lines[-CHAT_KEPT:]
         assert await store.load_table("ghost") is None
+
+
+@contract
+async def test_a_challenger_s_attempt_is_remembered_once(kit: Kit) -> None:
+    async with kit.store() as store:
+        await store.create_table(table("t1"), SEATS)
+        assert not await store.attempted("c1", "someone")
+        await store.add_attempt("c1", "someone", "t1", 1.7e9)
+        with kit.refused():  # one attempt each
+            await store.add_attempt("c1", "someone", "t1", 1.7e9)
+        await store.add_attempt("c2", "someone", "t1", 1.7e9)  # another challenge
+    async with kit.store() as store:  # durable
+        assert await store.attempted("c1", "someone") and await store.attempted("c2", "someone")
+        assert not await store.attempted("c1", "someone else")
 
 
 # ---------------------------------------------------------------------------- seats, rematches

@@ -41,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         " proxy, or a name for this machine; also BISTROT_PUBLIC_URL): invite links and QR codes use it",
     )
     serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="the reverse proxies whose X-Forwarded-For is believed, as uvicorn's option: addresses"
+        " or networks separated by commas, or * (also BISTROT_FORWARDED_ALLOW_IPS); default none:"
+        " a client's address is its connection's",
+    )
+    serve.add_argument(
         "--bot-delay-ms", type=int, default=None, help="default pause before each computer move"
     )
     serve.add_argument(
@@ -66,6 +73,7 @@ def _run(args: argparse.Namespace) -> int:
         "database_url": args.database_url,
         "redis_url": args.redis_url,
         "public_url": args.public_url,
+        "forwarded_allow_ips": args.forwarded_allow_ips,
         "bot_delay_ms": args.bot_delay_ms,
         "grace_s": args.grace_s,
     }

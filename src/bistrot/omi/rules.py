@@ -54,7 +54,8 @@ class OmiRules(Ruleset):
             raise ValueError(
                 f"target must be a positive whole number of tokens up to 99, not {self.target!r}"
             )
-        if self.players not in (4, 3) or isinstance(self.players, bool):
+        # 4.0 == 4: the type too, or a float stored in the rules breaks the table (range(4.0))
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players not in (4, 3):
             raise ValueError(f"players must be 4 or 3, not {self.players!r}")
         _check_choice("direction", self.direction, DIRECTIONS)
         _check_choice("deal_rotation", self.deal_rotation, DEAL_ROTATIONS)

@@ -10,6 +10,11 @@ a queue; the node stores where the job stands at most every ``beat_s``, and at l
 died stops showing signs of life: after ``stale_s`` the next request claims it again.
 
 A node queues at most ``queue_max`` jobs; beyond, ``analysis_busy`` (503, ``Retry-After``).
+Asking needs no token (a finished game's analysis is as public as its record), so two limits
+keep strangers from filling the queue: one client address holds at most ``per_client`` jobs
+(``too_many_analyses``, 429), and a caller who is not one of the game's players (no seat token
+of it in ``Authorization``) finds only the first half of the queue (rounded up): the rest is
+kept for the players of the games asked.
 Every job is seeded alike (seed 0, the analysis' default layouts), so a game's analysis is the
 same whichever node computes it, and ``bistrot analyze`` of its record gives the same figures.
 
@@ -88,6 +93,18 @@ def describe(record: AnalysisRecord | None, now: float, stale_s: float) -> dict[
     return {"status": record.status, "done": record.done, "total": record.total}
 
 
+class TooManyAnalyses(ApiError):
+    """This client address holds its share of the queue: ask again after ``retry_after`` s."""
+
+    def __init__(self, per_client: int, retry_after: int) -> None:
+        super().__init__(
+            429,
+            "too_many_analyses",
+            f"{per_client} of your analyses are under way already: try again in {retry_after} s",
+        )
+        self.retry_after = retry_after
+
+
 class AnalysisBusy(ApiError):
     """The node's analysis queue is full: ask again after ``retry_after`` seconds."""
 
@@ -102,6 +119,7 @@ class AnalysisBusy(ApiError):
 class _Job:
     table_id: str
     claim: str
+    client: str = ""  # the address key of who asked (the per-client quota)
     done: int = 0
     total: int = 0
     saved: tuple[str, int, int] = (QUEUED, 0, 0)
@@ -121,6 +139,7 @@ class AnalysisJobs:
         queue_max: int = 8,
         stale_s: float = 30.0,
         beat_s: float = 1.0,
+        per_client: int = 2,
     ) -> None:
         if kind not in ("process", "thread"):
             raise ValueError(f"analysis executor must be 'process' or 'thread', not {kind!r}")
@@ -128,6 +147,9 @@ class AnalysisJobs:
         self.kind = kind
         self.workers = workers
         self.queue_max = queue_max
+        self.per_client = per_client
+        #: Jobs a caller who is not a player of the game may find in the queue (its first half).
+        self.strangers_max = queue_max - queue_max // 2
         self.stale_s = stale_s
         self.beat_s = beat_s
         self.jobs: dict[str, _Job] = {}  # by claim
@@ -182,19 +204,25 @@ class AnalysisJobs:
         """Where the analysis of ``table_id`` stands (``GET``; see :func:`describe`)."""
         return describe(await self.storage.load_analysis(table_id), time.time(), self.stale_s)
 
-    async def request(self, core: TableCore) -> dict[str, Any]:
-        """Start the analysis of the finished table ``core`` unless it is done or under way
-        (``POST``); where it stands then.  :class:`AnalysisBusy` if this node's queue is full."""
+    async def request(self, core: TableCore, client: str = "", player: bool = True) -> dict[str, Any]:
+        """Start the analysis of the finished table ``core`` for ``client`` (an address key), one
+        of its players or not, unless it is done or under way (``POST``); where it stands then.
+        :class:`TooManyAnalyses` if ``client`` holds its share, :class:`AnalysisBusy` if the queue
+        is full (for a stranger: its first half)."""
         now = time.time()
         found = describe(await self.storage.load_analysis(core.id), now, self.stale_s)
         if found["status"] in (QUEUED, RUNNING, DONE):
             return found
-        if len(self.jobs) >= self.queue_max or self._executor is None:
-            raise AnalysisBusy(retry_after=max(1, round(self.stale_s)))
+        retry_after = max(1, round(self.stale_s))
+        if sum(job.client == client for job in self.jobs.values()) >= self.per_client:
+            raise TooManyAnalyses(self.per_client, retry_after)
+        room = self.queue_max if player else self.strangers_max
+        if len(self.jobs) >= room or self._executor is None:
+            raise AnalysisBusy(retry_after=retry_after)
         claim = f"{core.id[:6]}-{secrets.token_urlsafe(9)}"
         if not await self.storage.claim_analysis(core.id, claim, now, now - self.stale_s):
             return await self.state(core.id)  # another node took it a moment ago
-        job = _Job(core.id, claim)
+        job = _Job(core.id, claim, client)
         self.jobs[claim] = job
         record = record_of(core)
         if self.kind == "process":

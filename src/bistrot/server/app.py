@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,7 +30,7 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
-from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, redact_uvicorn_logs
+from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.postgres import PostgresStorage
@@ -59,21 +60,26 @@ from bistrot.server.protocol import (
 )
 from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
 from bistrot.server.redis_quota import RedisTableQuota
-from bistrot.server.room import Room
+from bistrot.server.room import Room, challenger_key
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
 from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origin
 from bistrot.server.sqlite import SQLiteStorage
-from bistrot.server.storage import Storage
+from bistrot.server.storage import Storage, new_secret
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.replay import record_of
 
+#: The cookie by which a browser is one challenger (with its address): 10 years, then a new
+#: attempt of every challenge.
+CHALLENGER_COOKIE = "bistrot_challenger"
+CHALLENGER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+CHALLENGER_MAX_AGE_S = 10 * 365 * 86400
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
     "/replay/{key}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422)
+    code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422, 500)
 }
 #: A write that the store refused (``storage_error``: nothing changed, try again).
 STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody}}
@@ -81,10 +87,15 @@ STORE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorB
 ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 #: Opening a table may also be refused for the client's quota (``too_many_tables``).
 RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
-CREATE_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}}
+CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **STORE_ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}
+}
 
-#: An analysis may be refused for a full queue (``analysis_busy``).
-BUSY_ERRORS: dict[int | str, dict[str, Any]] = {**ERRORS, 503: {"model": ErrorBody, "headers": RETRY_AFTER}}
+#: An analysis may be refused for the caller's share (``too_many_analyses``) or a full queue
+#: (``analysis_busy``).
+BUSY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS, **{code: {"model": ErrorBody, "headers": RETRY_AFTER} for code in (429, 503)}
+}
 
 #: ``Authorization: Bearer <token>``: a seat token or the watch key of the table, needed for the
 #: record and replay of a game whose deal is a challenge's (server/history.py).
@@ -162,7 +173,11 @@ def create_app(
     )
 
     analyses = AnalysisJobs(
-        storage, settings.analysis_executor, settings.analysis_workers, settings.analysis_queue
+        storage,
+        settings.analysis_executor,
+        settings.analysis_workers,
+        settings.analysis_queue,
+        per_client=settings.analysis_per_client,
     )
 
     @asynccontextmanager
@@ -192,6 +207,7 @@ def create_app(
     )
     app.state.room = room
     app.state.settings = settings
+    app.add_middleware(Unexpected)  # innermost: inside the body cap and the access log
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     app.add_middleware(AccessLog)
     _add_error_handlers(app, settings.static_dir)
@@ -202,6 +218,7 @@ def create_app(
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
     penalties = PenaltyBox(settings.abuse_wait_s)
+    app.state.penalties = penalties  # the WebSocket layer's too (runner.py: frames over the cap)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -270,7 +287,7 @@ def _add_error_handlers(app: FastAPI, static: Path) -> None:
 
 def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota) -> None:
     async def take_table(request: Request) -> None:
-        # Per address (behind a proxy: the address uvicorn's proxy headers give), before the
+        # Per address (behind a proxy of forwarded_allow_ips: the one it forwards), before the
         # table is planned, so a refused request costs a token too: probing is not free.
         wait = await quota.wait(client_key(request.client.host if request.client else ""))
         if wait > 0:
@@ -278,17 +295,19 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}}, tags=["server"])
     async def healthz(response: Response) -> dict[str, Any]:
-        """Whether the server is up and its store reachable (else 503), how many tables it holds
-        in memory, which tables are broken (their stored rows cannot be rebuilt), how its store
-        does."""
+        """Whether the server is up and its store reachable and taking writes (else 503), how
+        many tables it holds in memory, which tables are broken (their stored rows cannot be
+        rebuilt), how its store does (with its writes failed since start)."""
         reachable = await room.store_reachable()
-        if not reachable:
+        writable = room.store_writable()
+        if not (reachable and writable):
             response.status_code = 503
         stats = getattr(room.storage, "stats", None)
         return {
-            "ok": reachable,
+            "ok": reachable and writable,
             "tables": len(room.tables),
             "store_reachable": reachable,
+            "store_writable": writable,
             "broken_tables": len(room.broken),
             "broken": [t[:6] for t in list(room.broken)[: Health.BROKEN_SHOWN]],
             "acts": room.act_latency.summary(),
@@ -357,7 +376,9 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         moves any other player, to a free seat or in exchange with its player."""
         return await room.move_seat(table_id, body.token, body.seat, body.to)
 
-    @app.post("/api/tables/{table_id}/rematch", response_model=Rematch, responses=ERRORS, tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/rematch", response_model=Rematch, responses=STORE_ERRORS, tags=["tables"]
+    )
     async def rematch(table_id: str, body: SeatAuth) -> dict[str, Any]:
         """The same table again with a new deal; everyone keeps their token."""
         return await room.rematch(table_id, body.token)
@@ -401,12 +422,17 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         responses=BUSY_ERRORS,
         tags=["history"],
     )
-    async def analyse(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
+    async def analyse(table_id: str, request: Request, authorization: Bearer = None) -> dict[str, Any]:
         """Have a finished game analysed, once: computed in the server's analysis pool and stored,
-        its progress in `GET`; the same refusals as its record, and ``analysis_busy`` (503, with
-        ``Retry-After``) while this server's analysis queue is full."""
-        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
-        return await analyses.request(core)
+        its progress in `GET`; the same refusals as its record, ``too_many_analyses`` (429) while
+        the caller's address has its share under way, and ``analysis_busy`` (503) while this
+        server's analysis queue is full (for a caller without a seat token of the game: its first
+        half), both with ``Retry-After``."""
+        token = history.bearer(authorization)
+        core = await history.finished_game(room.storage, table_id, token)
+        player = token is not None and isinstance(core.identify(token), int)
+        client = client_key(request.client.host if request.client else "")
+        return await analyses.request(core, client, player)
 
     @app.post("/api/history", response_model=History, responses=ERRORS, tags=["history"])
     async def game_history(body: HistoryRequest) -> dict[str, Any]:
@@ -417,7 +443,7 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
     @app.post(
         "/api/tables/{table_id}/challenge",
         response_model=ChallengeLink,
-        responses=ERRORS,
+        responses=STORE_ERRORS,
         tags=["challenges"],
     )
     async def challenge(table_id: str, body: SeatAuth) -> dict[str, Any]:
@@ -448,10 +474,23 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         responses=CREATE_ERRORS,
         tags=["challenges"],
     )
-    async def play_challenge(challenge_id: str, body: PlayChallenge, request: Request) -> dict[str, Any]:
-        """Open a table on the challenge's deal for the caller (within its quota of new tables)."""
+    async def play_challenge(
+        challenge_id: str, body: PlayChallenge, request: Request, response: Response
+    ) -> dict[str, Any]:
+        """Open a table on the challenge's deal for the caller (within its quota of new tables),
+        once per browser and address (``challenge_played``, 409, after that)."""
         await take_table(request)
-        return await room.play_challenge(challenge_id, body.name)
+        browser = request.cookies.get(CHALLENGER_COOKIE, "")
+        if not CHALLENGER_ID.fullmatch(browser):
+            browser = new_secret()
+        # The browser's key: not a secret (it opens nothing), only who has played what.
+        response.set_cookie(
+            CHALLENGER_COOKIE, browser, max_age=CHALLENGER_MAX_AGE_S, path="/api/challenges",
+            httponly=True, samesite="strict",
+        )  # fmt: skip
+        address = client_key(request.client.host if request.client else "")
+        challenger = challenger_key(challenge_id, address, browser)
+        return await room.play_challenge(challenge_id, body.name, challenger)
 
 
 def _add_pages(app: FastAPI, settings: Settings) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import re
@@ -36,7 +35,7 @@ from bistrot.server.room import Room
 from bistrot.server.settings import Settings
 from bistrot.server.table import TableHandle
 from bistrot.tablecore.errors import TableError
-from bistrot.wire import BadMessage, dumps, peek_id, reject
+from bistrot.wire import MAX_DEPTH, BadMessage, dumps, loads, peek_id, reject, too_deep
 
 log = logging.getLogger("bistrot.server.connection")
 
@@ -107,8 +106,10 @@ def parse_hello(text: str) -> tuple[str, object]:
     bistrot.wire.BadMessage: missing_token: the hello has no "token": your seat token or the watch key
     """
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = loads(text)
+    except BadMessage as err:
+        if err.code == "too_deep":  # abuse, not a mistake: the caller closes for it
+            raise
         data = None
     if not isinstance(data, dict) or data.get("type") != "hello":
         raise BadMessage(
@@ -308,12 +309,24 @@ class WsConnection:
                 raise BadMessage("too_large", f"a message is at most {self.settings.max_message_bytes} bytes")
             return parse_hello(text)
         except BadMessage as err:
-            await self._refuse(err.code, err.message, CLOSE_UNAUTHORIZED)
+            if err.code == "too_deep":
+                await self._abuse(err.code, err.message)
+            else:
+                await self._refuse(err.code, err.message, CLOSE_UNAUTHORIZED)
         return None
 
     def _penalise(self) -> None:
         if self.ws.client is not None:
             self.penalties.put(self.ws.client.host)
+
+    async def _abuse(self, code: str, message: str) -> None:
+        """Refuse a message that only an attacker sends (``code``), close the connection as
+        abusive (1008) and hold its address back (``abuse_wait_s``)."""
+        self._penalise()
+        self.closing = True
+        await self._finish()  # the sender stops first: the refusal is the last message
+        log.info("closing a connection: abuse: %s", code)
+        await self._refuse(code, message, CLOSE_ABUSE)
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         with contextlib.suppress(Exception):
@@ -330,9 +343,7 @@ class WsConnection:
         while not self.closing:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
-                if message.get("code") == CLOSE_TOO_BIG:  # the WebSocket layer refused a frame
-                    self._penalise()
-                return
+                return  # (a frame over the abuse cap: the WebSocket layer put it in the box)
             # The rate limit is this host's, and comes first for every message, whatever its
             # size or content; the size cap, the parser and the seat's rights are the table
             # core's, the same on the player's device.
@@ -358,6 +369,11 @@ class WsConnection:
             except BadMessage as err:
                 self.send(reject(None, err.code, err.message))
                 continue
+            # Over the size cap the table core refuses it unread; within it, nesting no client
+            # sends is abuse (json.loads would recurse into a RecursionError).
+            if len(text) <= self.settings.max_message_bytes and too_deep(text):
+                await self._abuse("too_deep", f"a message nests at most {MAX_DEPTH} arrays or objects")
+                return
             await self._handle(text, table, who)
 
     async def _handle(self, text: str, table: TableHandle, who: int | str) -> None:

@@ -10,11 +10,12 @@ Who may read a record or a replay (docs/server.md, "History and replays"):
 
 - nobody before the game is over (``not_over``, 409): a record holds the seed, that is every
   hand;
-- anyone with the table's id once it is over, except where the deal is a challenge's (the
-  table was opened from a challenge, or a challenge was made from it): the next challenger
-  plays that very deal, and the challenge's results page lists the ids of its tables.  Those
-  records and replays go only to the holders of one of that table's seat tokens or of its watch
-  key, sent as ``Authorization: Bearer <token>`` (``challenge_deal``, 403, otherwise).
+- anyone with the table's id once it is over, except where the deal is a challenge's: the
+  next challenger plays that very deal, and the challenge's results page lists the ids of its
+  tables.  A table opened from a challenge: nobody, not even its own player (who would read
+  every hand, then try again from another browser); the table a challenge was made from: only
+  the holders of one of its seat tokens or of its watch key, sent as ``Authorization: Bearer
+  <token>`` (``challenge_deal``, 403, otherwise): its player chose to make the challenge.
 """
 
 from __future__ import annotations
@@ -58,6 +59,15 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
     if stored.table.status != OVER:
         raise not_over()
     core = rebuild(stored)
+    if stored.table.challenge is not None:
+        # An attempt's deal is the challenge's, which anyone may still play: not even its own
+        # player may read it (a finished challenger read every hand, then tried again).
+        raise ApiError(
+            403,
+            "challenge_deal",
+            "this game was a challenge's, which others may still play: its record, replay and"
+            " analysis are not shown",
+        )
     if await _challenge_deal(storage, stored) and not holds(core, token):
         raise ApiError(
             403,

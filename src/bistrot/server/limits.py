@@ -24,11 +24,13 @@ import asyncio
 import json
 import logging
 from collections import Counter
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import CloseCode
 
 from bistrot.server.settings import Settings
 
@@ -70,9 +72,14 @@ def error_response(status: HTTPStatus, code: str, message: str) -> bytes:
     return head.encode() + body
 
 
-def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansIOProtocol]]:
+def protocols(
+    settings: Settings, too_big: Callable[[str], None] | None = None
+) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansIOProtocol]]:
     """uvicorn's HTTP and WebSocket protocol classes with ``request_timeout_s`` and
-    ``max_connections_per_client``; one count per call (per server)."""
+    ``max_connections_per_client``; one count per call (per server).  ``too_big(address)`` is
+    called as the WebSocket layer refuses a frame over ``abuse_message_bytes`` (close 1009): the
+    app's abuse wait (:class:`~bistrot.server.penalty.PenaltyBox`), at once, whatever the app
+    was doing (a hello awaited, a state being sent), before the client can connect again."""
     count = ClientCount(settings.max_connections_per_client)
     timeout = settings.request_timeout_s
 
@@ -90,6 +97,19 @@ def protocols(settings: Settings) -> tuple[type[HttpToolsProtocol], type[WebSock
             super().connection_lost(exc)
             if self.client is not None:
                 count.release(self.client[0])
+
+        def data_received(self, data: bytes) -> None:
+            refused_before = self.conn.close_sent is not None
+            super().data_received(data)
+            refused = self.conn.close_sent
+            if too_big is None or refused_before or refused is None:
+                return
+            if refused.code != CloseCode.MESSAGE_TOO_BIG:
+                return
+            # The app's view of the client (behind a trusted proxy, the forwarded address).
+            client = getattr(self, "scope", {}).get("client") or self.client
+            if client:
+                too_big(client[0])
 
         async def send(self, message: Any) -> None:
             await super().send(message)

@@ -19,6 +19,9 @@ Scope = MutableMapping[str, Any]
 _QUERY = re.compile(r"\?[^\s\"']*")
 
 access_log = logging.getLogger("bistrot.server.access")
+error_log = logging.getLogger("bistrot.server.errors")
+#: The message of a 500 ``internal_error``: the request failed in a way no refusal foresaw.
+INTERNAL_ERROR = "the server failed to answer this request (the cause is in its log); try again later"
 
 
 def _strip_query(value: str) -> str:
@@ -155,6 +158,38 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body.encode()})
+
+
+class Unexpected:
+    """Answers an exception that nothing else handled with the documented error body, 500
+    ``internal_error``, logged here once with its traceback (and the path, never the query).
+    Without it Starlette answered a plain-text 500 and uvicorn logged the traceback again.  Put
+    inside :class:`AccessLog`, so that the access line shows the 500."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            error_log.exception("%s %s failed", scope["method"], scope["path"])
+            if started:  # too late for an answer: the client sees the connection close
+                return
+            body = json.dumps({"code": "internal_error", "message": INTERNAL_ERROR}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 500, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
 
 
 class AccessLog:

@@ -5,8 +5,9 @@ Closing a flooding connection is not enough: the flooder reconnects at once, and
 connection costs a handshake, a token check and a whole state.  So the connection's closing
 puts its address (an IPv6 /64 as one, like the table quota) in the box for ``seconds``; its
 WebSocket handshakes are refused meanwhile (HTTP 429 with ``Retry-After``), before any table
-is looked at.  Behind a reverse proxy the address is the client's as uvicorn's proxy headers
-give it, so one flooder never locks out everyone behind the same proxy.
+is looked at.  Behind a reverse proxy the address is the client's as a proxy named in
+``forwarded_allow_ips`` forwards it (:mod:`bistrot.server.runner`), so one flooder never locks
+out everyone behind the same proxy, and no other client escapes by naming another address.
 
 >>> now = [0.0]
 >>> box = PenaltyBox(60.0, clock=lambda: now[0])

@@ -54,6 +54,7 @@ from bistrot.server.schema import (
     challenge_row,
     challenges_from_query,
     chat_insert,
+    chat_trim,
     history_queries,
     history_rows,
     room_metadata,
@@ -75,6 +76,7 @@ from bistrot.server.storage import (
     StoredTable,
     StoreUnusable,
     TableRecord,
+    WriteFaults,
 )
 
 log = logging.getLogger("bistrot.server.storage")
@@ -86,6 +88,7 @@ events = _schema.tables["events"]
 challenges = _schema.tables["challenges"]
 analyses = _schema.tables["analyses"]
 chat = _schema.tables["chat"]
+attempts = _schema.tables["attempts"]
 nodes = _schema.tables["nodes"]
 
 #: Seconds to reach the server, then for any one statement (PostgreSQL's statement_timeout): a
@@ -236,6 +239,9 @@ class PostgresStorage:
         #: Writes so far (each its own commit), and the last write times in seconds.
         self.writes = 0
         self.write_times = LatencyWindow()
+        #: Writes through SQLAlchemy that failed for the database itself (the appends' own pool
+        #: is not counted).
+        self.faults = WriteFaults(log)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -349,6 +355,7 @@ class PostgresStorage:
             "mean_batch": 1.0 if self.writes else 0.0,
             "commit_ms_p50": self.write_times.percentile_ms(0.5),
             "commit_ms_p99": self.write_times.percentile_ms(0.99),
+            "failed_writes": self.faults.failed,
         }
 
     @property
@@ -388,8 +395,10 @@ class PostgresStorage:
                 else:
                     done = await write(conn)
         except exc.DBAPIError as err:
+            self.faults.failed_write(err)
             # One line (SQLAlchemy's message carries the whole statement); the cause is kept.
             raise RuntimeError(f"the write failed: {_first_line(err)}") from err
+        self.faults.wrote()
         self.write_times.record(time.perf_counter() - started)
         self.writes += 1
         return done
@@ -510,6 +519,26 @@ class PostgresStorage:
 
         await self._write(write)
 
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        query = select(attempts.c.table_id).where(
+            attempts.c.challenge_id == challenge_id, attempts.c.challenger == challenger
+        )
+
+        async def read() -> bool:
+            async with self._connection() as conn:
+                return (await conn.execute(query)).first() is not None
+
+        return await self._again_if_dropped(read)
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        # Not fenced: a challenge is no table's write (as its creation).
+        row = {"challenge_id": challenge_id, "challenger": challenger, "table_id": table_id, "at": at}
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(insert(attempts), row)
+
+        await self._write(write)
+
     async def claim_analysis(self, table_id: str, claim: str, now: float, stale_before: float) -> bool:
         # Not fenced: an analysis is no table's write, and any node may compute one.
         params = {"table_id": table_id, "claim": claim, "now": now, "stale_before": stale_before}
@@ -530,12 +559,14 @@ class PostgresStorage:
     async def add_chat(self, table_id: str, line: ChatLine) -> None:
         # Fenced like every write of a table: only its owner, while its lease lasts.
         statement = chat_insert(chat, tables, table_id, line, *self._fence())
+        trim = chat_trim(chat, table_id, line)
 
         async def write(conn: AsyncConnection) -> None:
             if not (await conn.execute(statement)).all():
                 await self._why_not(conn, table_id)
+            await conn.execute(trim)
 
-        await self._write(write)
+        await self._write(write, transaction=True)  # the message and the trim, or neither
 
     def _fence(self) -> list[ColumnElement[bool]]:
         if self.node is None:

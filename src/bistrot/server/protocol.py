@@ -19,11 +19,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 
 from bistrot import games
 from bistrot.server.schema import HISTORY_MAX
+from bistrot.tablecore import text as text_rule
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import refuse_pace
 
 Level = Literal["easy", "medium", "hard"]  # bistrot.games.LEVELS, spelled for the OpenAPI schema
 Mode = Literal["computer", "friends", "hotseat"]  # bistrot.games.MODES, likewise
+MAX_NAME_CHARS = 24
 
 
 class ApiError(TableError):
@@ -53,11 +55,15 @@ def store_unreadable() -> ApiError:
     return ApiError(503, "storage_error", "the database could not be read; try again")
 
 
+def store_refused() -> ApiError:
+    """The refusal of a request whose write the store refused (503: nothing changed, the client
+    tries again; the log and ``/healthz`` say whether the store refuses every write)."""
+    return ApiError(503, "storage_error", "the database could not store this; nothing changed, try again")
+
+
 def _check_name(name: str) -> str:
-    name = name.strip()
-    if not 1 <= len(name) <= 24 or not name.isprintable():
-        raise ValueError("a name has 1 to 24 printable characters")
-    return name
+    # The rule of every text shown to others, chat's too (a TextRefused is a ValueError)
+    return text_rule.check(name, "a name", MAX_NAME_CHARS)
 
 
 Name = Annotated[str, AfterValidator(_check_name)]
@@ -83,8 +89,11 @@ class CreateTable(_Body):
     mode: Mode = Field("computer", description="computer, friends or hotseat")
     rules: dict[str, Any] = Field(default_factory=dict, description="the game's rules options")
     level: Level | None = Field(None, description="computer level of every computer seat (default medium)")
-    # JSON object keys are texts: "2" names seat 2 (the one place a number comes as text)
-    bots: dict[int, Level] = Field(default_factory=dict, description="per-seat computer levels")
+    # JSON object keys are texts: "2" names seat 2 (the one place a number comes as text).  Not
+    # dict[int, ...]: pydantic's int keys take " 1" and "01"; the plan checks them strictly.
+    bots: dict[str, Level] = Field(
+        default_factory=dict, description='per-seat computer levels: {"2": "hard"} (a seat number as text)'
+    )
     # Strict: "1", 1.0 or true are no seat, true no seed (lax coercion would take them)
     seat: StrictInt = Field(0, ge=0, le=7, description="the human seat of a computer table")
     seed: StrictInt | StrictStr | None = Field(
@@ -250,15 +259,21 @@ class ChallengeInfo(BaseModel):
 
 
 class Health(BaseModel):
-    """``GET /healthz``.  ``ok`` is false (HTTP 503) only when the store cannot be reached: a
-    broken table is reported, but it does not take the whole server out of a load balancer."""
+    """``GET /healthz``.  ``ok`` is false (HTTP 503) only when the store cannot be reached or
+    refuses writes: a broken table is reported, but it does not take the whole server out of a
+    load balancer."""
 
     #: Most broken table ids listed (the count is always whole).
     BROKEN_SHOWN: ClassVar[int] = 20
 
-    ok: bool = Field(description="the server answers and its store is reachable")
+    ok: bool = Field(description="the server answers and its store is reachable and takes writes")
     tables: int = Field(description="tables in memory")
     store_reachable: bool = Field(description="the store answered a read just now")
+    store_writable: bool = Field(
+        True,
+        description="the store's last write went through (false: it refuses writes, say its file is"
+        " damaged or its disk full, until one goes through again; the log says why)",
+    )
     broken_tables: int = Field(description="tables found broken since the server started")
     broken: list[str] = Field(
         description="the first 6 characters of their ids (this page is public), the first 20;"

@@ -15,7 +15,7 @@ import contextvars
 import functools
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bistrot.server import challenges
@@ -23,7 +23,7 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.outage import Outage
-from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
+from bistrot.server.protocol import ApiError, broken_table, store_refused, store_unreadable, unknown_table
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
     ChallengeRecord,
@@ -31,6 +31,7 @@ from bistrot.server.storage import (
     Storage,
     StoredTable,
     new_secret,
+    secret_hash,
 )
 from bistrot.server.table import Services, Table, TableHandle
 from bistrot.tablecore.errors import TableError
@@ -182,6 +183,28 @@ class Room:
         self.outage.failed(err)
         return store_unreadable()
 
+    def store_writable(self) -> bool:
+        """Whether the store's last write went through (a store without the count: assumed)."""
+        faults = getattr(self.storage, "faults", None)
+        return faults is None or faults.fault is None
+
+    async def _stored(self, write: Awaitable[None]) -> None:
+        """Await a write of a request (a new table, a challenge): ``storage_error`` (503) if the
+        store refuses it, nothing opened (the store logs why)."""
+        try:
+            await write
+        except Exception as err:
+            raise store_refused() from err
+
+    async def _read_store(self, read: Awaitable[bool]) -> bool:
+        """Await a read of a request: ``storage_error`` (503) if the store could not be read."""
+        try:
+            result = await read
+        except Exception as err:
+            raise self.store_failed(err) from err
+        self.outage.answered()
+        return result
+
     async def store_reachable(self) -> bool:
         """Whether the store answers a read now (for ``/healthz``)."""
         try:
@@ -329,7 +352,7 @@ class Room:
             request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
             now=time.time(),
         )
-        await self.storage.create_table(plan.table, plan.seats)
+        await self._stored(self.storage.create_table(plan.table, plan.seats))
         self._open(StoredTable(plan.table, plan.seats, []))
         return plan.answer()
 
@@ -397,7 +420,7 @@ class Room:
             if old.status != OVER:
                 raise ApiError(409, "not_over", "a rematch is offered once the game is over")
             plan = plan_rematch(old, [s.record for s in table.core.seats], now=time.time())
-            await self.storage.create_table(plan.table, plan.seats)
+            await self._stored(self.storage.create_table(plan.table, plan.seats))
             self._open(StoredTable(plan.table, plan.seats, []))
             await table._do_mark_rematch(plan.table.id)
             return plan.table.id
@@ -422,7 +445,7 @@ class Room:
                 return found
             computers = table.core.challenge_computers(seat)
             record = ChallengeRecord(new_secret(), table.id, seat, computers, time.time())
-            await self.storage.create_challenge(record)
+            await self._stored(self.storage.create_challenge(record))
             return record
 
         record = await table.call(make)
@@ -461,13 +484,25 @@ class Room:
         shown = await challenges.facts_shown(self.storage, record, table, token)
         return await challenges.challenge_info(self.storage, record, source.core, self.facts, shown)
 
-    async def play_challenge(self, challenge_id: str, name: str | None) -> dict[str, Any]:
-        """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal."""
+    async def play_challenge(
+        self, challenge_id: str, name: str | None, challenger: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal, once per
+        ``challenger`` (a key of the caller's browser and address, :func:`challenger_key`): a
+        second attempt, knowing the deal, would be no challenge (``challenge_played``, 409)."""
         owner = await self._challenge_owner(challenge_id)
         if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "play_challenge", [challenge_id, name])
+            forwarded: dict[str, Any] = await self._forward(
+                owner, "play_challenge", [challenge_id, name, challenger]
+            )
             return forwarded
         record, table = await self._challenge(challenge_id)
+        if challenger is not None and await self._read_store(self.storage.attempted(record.id, challenger)):
+            raise ApiError(
+                409,
+                "challenge_played",
+                "this challenge was played from this browser and address already: one attempt each",
+            )
         source = table.record
         request = {
             "game": source.game,
@@ -478,7 +513,24 @@ class Room:
             "name": name,
             "level": source.level,
         }
-        return await self.create(request, challenge=record, seed=source.seed)
+        answer = await self.create(request, challenge=record, seed=source.seed)
+        if challenger is not None:
+            await self._stored(self.storage.add_attempt(record.id, challenger, answer["table"], time.time()))
+        return answer
+
+
+def challenger_key(challenge_id: str, address: str, browser: str) -> str:
+    """Who opens a challenge's table, as the store keeps it: a hash of the challenge, the
+    client's address (its quota key: an IPv6 /64 as one) and its browser's cookie, so neither
+    is stored.  Both together: one school's address shared by a class leaves each pupil's
+    browser its attempt; the same browser from the same address has one.
+
+    >>> challenger_key("c", "203.0.113.7", "b") == challenger_key("c", "203.0.113.7", "b")
+    True
+    >>> challenger_key("c", "203.0.113.7", "b") == challenger_key("c", "203.0.113.7", "x")
+    False
+    """
+    return secret_hash(f"{challenge_id}\n{address}\n{browser}")
 
 
 def moving() -> ApiError:

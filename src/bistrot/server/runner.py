@@ -57,13 +57,18 @@ def tune_gc(young: int = 10_000) -> None:
 
 def uvicorn_server(app: Any, settings: Settings, log_level: str = "info") -> uvicorn.Server:
     """A uvicorn server for ``app`` with the options the protocol needs."""
-    http, ws = protocols(settings)
+    penalties = getattr(getattr(app, "state", None), "penalties", None)  # create_app's
+    http, ws = protocols(settings, None if penalties is None else penalties.put)
     config = uvicorn.Config(
         app,
         http=http,
         ws=ws,
         log_level=log_level,
         access_log=False,
+        # X-Forwarded-For only from the proxies named (uvicorn believes 127.0.0.1 by default,
+        # so from loopback a header escaped the table quota and the abuse wait).
+        proxy_headers=bool(settings.forwarded_allow_ips.strip()),
+        forwarded_allow_ips=settings.forwarded_allow_ips or None,
         ws_max_size=settings.abuse_message_bytes,
         ws_per_message_deflate=settings.ws_deflate,
         ws_ping_interval=20.0,

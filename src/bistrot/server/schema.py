@@ -6,10 +6,10 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c
-(['analyses', 'challenges', 'chat', 'events', 'seats', 'tables'], False)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(cluster.tables), "owner" in cluster.tables["tables"].c
-(['analyses', 'challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ from sqlalchemy import (
     Table,
     TextClause,
     bindparam,
+    delete,
     exists,
     insert,
     literal,
     select,
     text,
 )
-from sqlalchemy.sql import Insert, Select
+from sqlalchemy.sql import Delete, Insert, Select
 from sqlalchemy.sql.elements import ColumnElement
 
 from bistrot.tablecore.chat import KEPT as CHAT_KEPT
@@ -128,6 +129,14 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Index("challenges_source", "table_id", "seat", unique=True),
     )
     Table(
+        "attempts",  # who played each challenge: one attempt per challenger (server/room.py)
+        metadata,
+        Column("challenge_id", String, primary_key=True),
+        Column("challenger", String, primary_key=True),  # a hash: no address or cookie stored
+        Column("table_id", String, nullable=False),
+        Column("at", Float, nullable=False),
+    )
+    Table(
         "analyses",  # a finished table's analysis, computed once (server/analysis_jobs.py)
         metadata,
         Column("table_id", String, primary_key=True),
@@ -157,6 +166,7 @@ tables = metadata.tables["tables"]
 seats = metadata.tables["seats"]
 events = metadata.tables["events"]
 chat = metadata.tables["chat"]
+attempts = metadata.tables["attempts"]
 challenges = metadata.tables["challenges"]
 analyses = metadata.tables["analyses"]
 
@@ -318,6 +328,13 @@ def chat_insert(
     values = select(*(literal(v).label(k) for k, v in row.items()))
     there = exists().where(tables_of.c.id == table_id, *fence)
     return insert(into).from_select(list(row), values.where(there)).returning(into.c.n)
+
+
+def chat_trim(into: Table, table_id: str, line: ChatLine) -> Delete:
+    """Drop the messages of ``table_id`` older than the last :data:`CHAT_KEPT` once ``line`` is
+    stored (in the same transaction): only those are ever read, and a table's chat rows stay
+    bounded however long people talk."""
+    return delete(into).where(into.c.table_id == table_id, into.c.n <= line.n - CHAT_KEPT)
 
 
 # ---------------------------------------------------------------------------- analyses

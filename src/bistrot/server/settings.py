@@ -13,6 +13,7 @@ Input should be greater than or equal to 0
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Literal
@@ -55,7 +56,11 @@ class Settings(BaseSettings):
     analysis_workers: int = Field(1, ge=1, le=64)
     """Games analysed at once by this node (each analysis keeps one core busy)."""
     analysis_queue: int = Field(8, ge=1, le=10_000)
-    """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``."""
+    """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``.  A caller
+    who is not a player of the game asked finds only the first half of it (rounded up)."""
+    analysis_per_client: int = Field(2, ge=1, le=10_000)
+    """Most analyses one client address has under way on a node; beyond, ``too_many_analyses``
+    (429): asking needs no token, and one stranger's games would fill the queue otherwise."""
     max_message_bytes: int = Field(4096, ge=256)
     """Messages over this size get a ``too_large`` reject."""
     abuse_message_bytes: int = Field(65536, ge=1024)
@@ -122,6 +127,14 @@ class Settings(BaseSettings):
     than one household sharing an address needs (a page holds one WebSocket and a few HTTP
     connections).  Behind a reverse proxy every client has the proxy's address: raise it or set 0
     there and cap at the proxy (nginx ``limit_conn``)."""
+    forwarded_allow_ips: str = ""
+    """The reverse proxies whose ``X-Forwarded-For`` (and ``-Proto``) headers are believed, as
+    uvicorn's ``--forwarded-allow-ips`` writes them: addresses or networks separated by commas
+    (``127.0.0.1,::1``, ``10.0.0.0/8``), or ``*`` for any peer (only where nothing but the proxy
+    can reach the server).  Empty (the default): no header is believed, a client's address is
+    always its TCP peer's.  The table quota and the abuse wait count by that address, so a
+    header believed from anyone would let every request name its own (uvicorn alone believes
+    127.0.0.1: any local program, or a proxy that passes the header on unchanged)."""
     table_quota_burst: int = Field(30, ge=1)
     """Tables one client address may open at once (``POST /api/tables`` and a challenge's
     ``play``; refused ones count too), then ``table_quota_per_s``; more get 429
@@ -174,6 +187,19 @@ class Settings(BaseSettings):
         if value is None:
             return None
         return _origin(value, "public_url")
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        for entry in filter(None, (part.strip() for part in value.split(","))):
+            if entry == "*":
+                continue
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                what = "addresses or networks separated by commas, or *"
+                raise ValueError(f"forwarded_allow_ips holds {what}: not {entry!r}") from None
+        return value
 
     @field_validator("allowed_origins")
     @classmethod

@@ -56,12 +56,14 @@ from bistrot.server.schema import (
     analyses,
     analysis_params,
     analysis_record,
+    attempts,
     challenge_record,
     challenge_row,
     challenges,
     challenges_from_query,
     chat,
     chat_insert,
+    chat_trim,
     history_queries,
     history_rows,
     metadata,
@@ -84,6 +86,7 @@ from bistrot.server.storage import (
     StoredTable,
     StoreUnusable,
     TableRecord,
+    WriteFaults,
 )
 
 log = logging.getLogger("bistrot.server.storage")
@@ -134,6 +137,7 @@ class SQLiteStorage:
         #: commit times in seconds.
         self.commits = 0
         self.writes = 0
+        self.faults = WriteFaults(log)
         self.commit_times = LatencyWindow()
 
     # ------------------------------------------------------------------ lifecycle
@@ -143,7 +147,12 @@ class SQLiteStorage:
         cannot be used."""
         self._loop = asyncio.get_running_loop()
         await asyncio.to_thread(check_database, self.path)
-        engine = create_engine(f"sqlite+pysqlite:///{self.path}", pool_size=4, max_overflow=4)
+        engine = create_engine(
+            f"sqlite+pysqlite:///{self.path}",
+            pool_size=4,
+            max_overflow=4,
+            hide_parameters=True,  # failed writes are logged: never a table's seed in them
+        )
         synchronous = self.synchronous
 
         @event.listens_for(engine, "connect")
@@ -203,6 +212,7 @@ class SQLiteStorage:
             "mean_batch": round(self.writes / self.commits, 2) if self.commits else 0.0,
             "commit_ms_p50": self.commit_times.percentile_ms(0.5),
             "commit_ms_p99": self.commit_times.percentile_ms(0.99),
+            "failed_writes": self.faults.failed,
         }
 
     # ------------------------------------------------------------------ checkpoints
@@ -303,10 +313,12 @@ class SQLiteStorage:
             self.commit_times.record(time.perf_counter() - started)
             self.commits += 1
             self.writes += len(batch)
+            self.faults.wrote()
             return [(future, None) for _, future in batch]
-        except Exception:
+        except Exception as err:
             if len(batch) == 1:
-                log.exception("a write failed")
+                if not self.faults.failed_write(err):
+                    log.exception("a write failed")
                 return [(batch[0][1], _failed())]
         # One write spoiled the batch: commit the others one by one so only it fails.
         outcomes: list[tuple[asyncio.Future[None], BaseException | None]] = []
@@ -371,12 +383,28 @@ class SQLiteStorage:
 
         await self._write(write)
 
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        query = select(attempts.c.table_id).where(
+            attempts.c.challenge_id == challenge_id, attempts.c.challenger == challenger
+        )
+        return await self._read(lambda conn: conn.execute(query).first() is not None)
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        row = {"challenge_id": challenge_id, "challenger": challenger, "table_id": table_id, "at": at}
+
+        def write(conn: Connection) -> None:
+            conn.execute(attempts.insert(), row)
+
+        await self._write(write)
+
     async def add_chat(self, table_id: str, line: ChatLine) -> None:
         statement = chat_insert(chat, tables, table_id, line)
+        trim = chat_trim(chat, table_id, line)
 
         def write(conn: Connection) -> None:
             if not conn.execute(statement).all():
                 raise LookupError(f"no table {table_id!r}")
+            conn.execute(trim)
 
         await self._write(write)
 

@@ -9,7 +9,10 @@ tests/server/test_storage_contract.py is what each must pass.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
+
+from sqlalchemy import exc
 
 from bistrot.tablecore.records import (
     AnalysisRecord,
@@ -39,6 +42,7 @@ __all__ = [
     "StoreUnusable",
     "StoredTable",
     "TableRecord",
+    "WriteFaults",
     "new_secret",
     "secret_hash",
 ]
@@ -52,6 +56,53 @@ class StoreUnusable(Exception):
 class DamagedRecord(Exception):
     """A stored table's rows cannot be read as records (say, its rules are not JSON): that
     table is damaged, the store itself works."""
+
+
+def database_fault(err: BaseException) -> str | None:
+    """One line saying what failed if ``err`` (or what it wraps) is the database's own failure:
+    damaged, full, read-only, gone.  None for a write refused for what it writes (a key stored
+    already, a table that is not there): the store itself works.
+
+    >>> database_fault(LookupError("no table 'x'")) is None
+    True
+    """
+    for found in (err, err.__cause__):
+        if isinstance(found, exc.DBAPIError) and not isinstance(found, exc.IntegrityError):
+            return str(found.orig).splitlines()[0] if found.orig is not None else type(found).__name__
+    return None
+
+
+class WriteFaults:
+    """Whether a store takes writes, for ``/healthz``: after a write fails for the database
+    itself (:func:`database_fault`), :attr:`fault` says why until a write goes through again.
+    Such a failure is logged once, with its traceback, at the start of a streak; the next ones
+    in one line each."""
+
+    def __init__(self, log: logging.Logger) -> None:
+        self.log = log
+        self.failed = 0
+        """Writes that failed for the database itself since start."""
+        self.fault: str | None = None
+
+    def wrote(self) -> None:
+        """A write went through."""
+        if self.fault is not None:
+            self.log.warning("the database takes writes again")
+            self.fault = None
+
+    def failed_write(self, err: BaseException) -> bool:
+        """A write failed with ``err``: whether for the database itself (then counted, and
+        logged here; the caller logs any other failure)."""
+        fault = database_fault(err)
+        if fault is None:
+            return False
+        self.failed += 1
+        if self.fault is None:
+            self.log.error("the database refuses writes: %s", fault, exc_info=err)
+        else:
+            self.log.warning("a write failed: the database still refuses writes: %s", fault)
+        self.fault = fault
+        return True
 
 
 class LeaseLost(Exception):
@@ -92,6 +143,15 @@ class Storage(Protocol):
 
     async def create_challenge(self, challenge: ChallengeRecord) -> None:
         """Store a new challenge."""
+        ...
+
+    async def attempted(self, challenge_id: str, challenger: str) -> bool:
+        """Whether ``challenger`` (an opaque key) has opened a table of the challenge."""
+        ...
+
+    async def add_attempt(self, challenge_id: str, challenger: str, table_id: str, at: float) -> None:
+        """Remember that ``challenger`` opened ``table_id`` from the challenge (refused, as any
+        write, if it did already)."""
         ...
 
     async def load_table(self, table_id: str) -> StoredTable | None:

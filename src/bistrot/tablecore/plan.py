@@ -113,6 +113,26 @@ def _seat_number(value: object, players: int) -> int:
     return value
 
 
+def _bot_seat(key: object, players: int) -> int:
+    """A key of ``bots``: a seat number, as a JSON object key writes it (``"2"``; the device's
+    Python callers may pass 2).  Strict, as every number of a request: ``" 1"``, ``"01"`` or
+    ``"+1"`` name no seat (``int()`` would take them).
+
+    >>> _bot_seat("2", 4), _bot_seat(2, 4)
+    (2, 2)
+    >>> _bot_seat("01", 4)
+    Traceback (most recent call last):
+    ...
+    bistrot.tablecore.errors.TableError: the keys of bots are seat numbers "0" to "3", not '01'
+    """
+    if isinstance(key, str) and key.isascii() and key.isdigit() and str(int(key)) == key:
+        key = int(key)
+    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < players:
+        seats = f'"0" to "{players - 1}"'
+        raise TableError("bad_seat", f"the keys of bots are seat numbers {seats}, not {key!r}", 422)
+    return key
+
+
 def plan_table(
     request: Mapping[str, Any],
     defaults: PlanDefaults,
@@ -163,10 +183,9 @@ def plan_table(
         raise TableError("bad_level", f"there is no computer player for {entry.name} yet", 422)
     level = request.get("level")
     raw_bots = request.get("bots") or {}
-    try:
-        per_seat = {int(s): lv for s, lv in dict(raw_bots).items()}
-    except (ValueError, TypeError):
-        raise TableError("bad_seat", "bots maps seat numbers to levels", 422) from None
+    if not isinstance(raw_bots, Mapping):
+        raise TableError("bad_seat", "bots maps seat numbers to levels", 422)
+    per_seat = {_bot_seat(s, players): lv for s, lv in raw_bots.items()}
     for wanted in [level, *per_seat.values()]:
         if wanted is not None and wanted not in levels:
             raise TableError(
@@ -175,8 +194,6 @@ def plan_table(
                 422,
             )
     default_level = level or entry.level_or_weaker(entry.default_level)
-    for s in per_seat:
-        _seat_number(s, players)
     if mode == "computer":
         human = _seat_number(request.get("seat", 0), players)
         if human in per_seat:
