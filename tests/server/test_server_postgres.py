@@ -214,7 +214,7 @@ def test_postgresql_down_refuses_connections_in_one_log_line_then_recovers(tmp_p
             with Client(server.url, tid, token, since=seq) as back:
                 back.wait_for(lambda m: m["type"] == "state")
                 answer = back.act(view["legal"][0], id="after")
-                assert answer["type"] == "ack" and answer["seq"] == seq + 1
+                assert answer["type"] == "ack" and answer["seq"] == seq + 1, answer
             time.sleep(0.3)
             assert any("the store answers again" in line for line in server.output[mark:])
             assert "Traceback" not in "".join(server.output[mark:])

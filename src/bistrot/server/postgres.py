@@ -225,8 +225,9 @@ class PostgresStorage:
         self._returned: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], float] = (
             weakref.WeakKeyDictionary()
         )
-        #: When an append last found its connection dead: the others given back before then may
-        #: have died with it (PostgreSQL restarted), and are pinged before their next use.
+        #: When an append last found its connection dead, or a ping the server unreachable: the
+        #: connections given back before then may have died with it (PostgreSQL restarted), and
+        #: are pinged before their next use.
         self._dropped_at = float("-inf")
         self._where = "(not started)"
         #: This node's generation: its row's started_at, set by register_node.  Leases and
@@ -623,7 +624,14 @@ class PostgresStorage:
             raise DamagedRecord(f"table {table_id}: {type(err).__name__}: {err}") from err
 
     async def ping(self) -> None:
-        await self._rows("SELECT 1")
+        try:
+            await self._rows("SELECT 1")
+        except Exception:
+            # The server is unreachable: the appends' idle connections may die with it, so each
+            # is pinged before its next use (the first action after an outage is then stored,
+            # not refused on a connection that died meanwhile).
+            self._dropped_at = time.monotonic()
+            raise
 
     async def unfinished(self) -> list[str]:
         # Neither over nor expired (a table nobody came back to is never recovered).  Tables
