@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 
 from bistrot.server import ratelimit
 from bistrot.server.quota import LocalTableQuota
-from bistrot.server.sqlite import SQLiteStorage
+from bistrot.server.sqlite import BUSY_TIMEOUT_MS, SQLiteStorage
 from bistrot.server.storage import EventRecord, SeatRecord, TableRecord
 
 
@@ -174,3 +174,36 @@ def test_x_forwarded_for_escapes_the_abuse_wait_only_from_a_configured_proxy(tmp
             with pytest.raises(InvalidStatus) as refused:
                 connect(url, additional_headers=other, open_timeout=TIMEOUT)
             assert refused.value.response.status_code == 429
+
+
+def test_a_checkpoint_never_holds_writes_back_behind_a_long_reader(tmp_path: Path):
+    """Writes that pause (so that the WAL is truncated while quiet) go through at once while a
+    reader holds a snapshot: the checkpoint does not wait for the reader, holding every writer
+    back meanwhile (a write held past its busy timeout failed: "database is locked")."""
+
+    async def run() -> list[float]:
+        store = SQLiteStorage(tmp_path / "room.db", checkpoint_every_s=0.02)
+        await store.start()
+        seats = [SeatRecord(0, "human", token_hash="h")]
+        reader = sqlite3.connect(tmp_path / "room.db")
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM tables").fetchall()
+        waits = []
+        try:
+            for n in range(4):
+                table = TableRecord(
+                    f"t{n}", "omi", "computer", {}, n, "easy", 0, 30.0, "playing", None, "w", 0.0
+                )
+                await asyncio.sleep(0.2)  # quiet: the checkpointer tries a TRUNCATE meanwhile
+                started = time.monotonic()
+                await store.create_table(table, seats)
+                waits.append(time.monotonic() - started)
+        finally:
+            reader.rollback()
+            reader.close()
+            await store.close()
+        return waits
+
+    waits = asyncio.run(run())
+    # Far below the busy timeout that the writes waited out before (5 s each).
+    assert max(waits) < BUSY_TIMEOUT_MS / 1000 / 2, waits

@@ -104,6 +104,8 @@ _ADVANCE_TABLE = (
     "UPDATE tables SET seq = ?, status = ?, updated_at = ?, result = coalesce(?, result) WHERE id = ?"
 )
 _STOP = object()
+#: How long a statement waits for a lock another connection holds.
+BUSY_TIMEOUT_MS = 5000
 _TRUNCATE = object()  # asks the writer thread for a TRUNCATE checkpoint between two commits
 
 
@@ -160,7 +162,7 @@ class SQLiteStorage:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA synchronous={synchronous}")
-            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             # Checkpoints run in their own thread (below), never inside a commit.
             cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
@@ -220,7 +222,14 @@ class SQLiteStorage:
     def _checkpoint(self, mode: str) -> None:
         assert self._engine is not None
         with self._engine.connect() as conn:
-            conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+            # Without waiting: a TRUNCATE that waits for a reader holds every writer back
+            # meanwhile, and a write held past its own busy timeout fails ("database is
+            # locked").  Busy now, it is tried again next round.
+            conn.exec_driver_sql("PRAGMA busy_timeout=0")
+            try:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+            finally:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def wal_bytes(self) -> int:
         """The size of the WAL file now (0 if there is none)."""
