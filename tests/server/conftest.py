@@ -3,9 +3,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
-from server_harness import ErrorRecords, ThreadServer, make_settings
+from server_harness import AllRecords, ErrorRecords, ThreadServer, make_settings
+
+H = TypeVar("H", bound=logging.Handler)
 
 
 @pytest.fixture
@@ -17,10 +20,7 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadSer
         yield running
 
 
-@pytest.fixture
-def error_records() -> Iterator[ErrorRecords]:
-    """Every record at error level or with a traceback logged while the test runs."""
-    handler = ErrorRecords()
+def _listening(handler: H) -> Iterator[H]:
     loggers = [logging.getLogger(), logging.getLogger("uvicorn")]  # uvicorn's does not propagate
     for logger in loggers:
         logger.addHandler(handler)
@@ -29,3 +29,15 @@ def error_records() -> Iterator[ErrorRecords]:
     finally:
         for logger in loggers:
             logger.removeHandler(handler)
+
+
+@pytest.fixture
+def error_records() -> Iterator[ErrorRecords]:
+    """Every record at error level or with a traceback logged while the test runs."""
+    yield from _listening(ErrorRecords())
+
+
+@pytest.fixture
+def all_records() -> Iterator[AllRecords]:
+    """Every record logged while the test runs."""
+    yield from _listening(AllRecords())

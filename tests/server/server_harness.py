@@ -365,13 +365,23 @@ class BlockingBot:
         return view["legal"][0]
 
 
-class ErrorRecords(logging.Handler):
-    """Keeps every log record at error level or with a traceback."""
+class AllRecords(logging.Handler):
+    """Keeps every log record."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno >= logging.ERROR or record.exc_info:
+        if self.keeps(record):
             self.records.append(record)
+
+    def keeps(self, record: logging.LogRecord) -> bool:
+        return True
+
+
+class ErrorRecords(AllRecords):
+    """Keeps every log record at error level or with a traceback."""
+
+    def keeps(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR or bool(record.exc_info)

@@ -333,30 +333,6 @@ def test_an_address_closed_as_abusive_waits_before_it_may_connect_again(
     assert error_records.records == []
 
 
-class AllRecords(logging.Handler):
-    """Every log record, of any logger that reaches the root or uvicorn's."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def all_records() -> Iterator[AllRecords]:
-    handler = AllRecords()
-    loggers = [logging.getLogger(), logging.getLogger("uvicorn")]  # uvicorn's does not propagate
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield handler
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
-
-
 @pytest.mark.parametrize("where", ["as the hello", "after the hello"])
 def test_a_deeply_nested_message_is_refused_as_abuse_without_a_traceback(tmp_path, where, all_records):
     # Before: json.loads("[" * 4000) raised an uncaught RecursionError; 50 tries wrote 3,600 log
