@@ -83,6 +83,14 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 """
 
 
+async def send_error(send: Any, status: int, code: str, message: str) -> None:
+    """Answer with the documented error body, ``{"code": ..., "message": ...}``, from ASGI."""
+    body = json.dumps({"code": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 class SecurityHeaders:
     """Adds :data:`SECURITY_HEADERS` to every HTTP response (the app wraps its whole stack in it,
     so even a 500 carries them); a header the response sets itself is kept."""
@@ -147,17 +155,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Any) -> None:
-        body = json.dumps(
-            {"code": "too_large", "message": f"a request body is at most {self.max_bytes} bytes"}
-        )
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+        await send_error(send, 413, "too_large", f"a request body is at most {self.max_bytes} bytes")
 
 
 class Unexpected:
@@ -186,10 +184,7 @@ class Unexpected:
             error_log.exception("%s %s failed", scope["method"], scope["path"])
             if started:  # too late for an answer: the client sees the connection close
                 return
-            body = json.dumps({"code": "internal_error", "message": INTERNAL_ERROR}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            await send({"type": "http.response.start", "status": 500, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+            await send_error(send, 500, "internal_error", INTERNAL_ERROR)
 
 
 class AccessLog:
