@@ -8,7 +8,6 @@ bringing) is missing there and fails these tests, where the test venv would have
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import venv
@@ -34,6 +33,15 @@ def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
     return done
 
 
+def uv(*args: str, python: Path) -> subprocess.CompletedProcess[str]:
+    """``uv pip ARGS`` on the venv of ``python``, with the uv that the lock pins (requirements/tools.in).
+
+    uv installs the very files and hashes that pip would; it fetches them in parallel, 15 times
+    faster than pip here (6 s against 98 s for the run-time lock, in a new venv with no cache).
+    """
+    return run([sys.executable, "-m", "uv", "pip", *args, "--python", str(python)])
+
+
 @pytest.fixture(scope="module")
 def user_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A venv holding the bistrot wheel and the locked run-time dependencies, nothing else."""
@@ -41,21 +49,17 @@ def user_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
          "-w", str(root / "dist"), str(ROOT)])  # fmt: skip
     (wheel,) = (root / "dist").glob("bistrot-*.whl")
-    venv.create(root / "venv", with_pip=True)
+    venv.create(root / "venv")  # no pip in it: uv installs, and nothing a user lacks hides a fault
     python = root / "venv" / "bin" / "python"
-    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    # --no-compile: the commands below import a small part of what is installed (and compile
-    # that as they go); compiling all of it first would cost more than they do.
-    install = [str(python), "-m", "pip", "install", "-q", "--no-compile"]
-    run([*install, "--require-hashes", "-r", str(RUNTIME_LOCK)], env=env)
-    run([*install, "--no-deps", str(wheel)], env=env)
+    uv("install", "-q", "--require-hashes", "-r", str(RUNTIME_LOCK), python=python)
+    uv("install", "-q", "--no-deps", str(wheel), python=python)
     # Every requirement the wheel declares is met by the lock: a stale lock fails here.
-    run([str(python), "-m", "pip", "check"], env=env)
+    uv("check", python=python)
     yield root / "venv" / "bin"
 
 
 def test_the_lock_holds_no_test_tool(user_venv: Path) -> None:
-    listed = run([str(user_venv / "python"), "-m", "pip", "list", "--format", "json"]).stdout
+    listed = uv("list", "--format", "json", python=user_venv / "python").stdout
     names = {row["name"].lower() for row in json.loads(listed)}
     assert "bistrot" in names
     assert not names & {"pytest", "playwright", "hypothesis", "mypy", "httpx", "schemathesis"}
