@@ -148,8 +148,12 @@ class Pages:
         self.csp: list[str] = []
 
     def new(self, *, width: int = 1280, height: int = 800, locale: str = "en-GB", motion: str = "reduce",
-            mobile: bool = False):
+            mobile: bool = False, storage: dict | None = None):
+        """A page in a new context: ``storage``, a context's ``storage_state()``, makes it the same
+        person as that context (its seat tokens, its history of games)."""
         options = dict(viewport={"width": width, "height": height}, locale=locale, reduced_motion=motion)
+        if storage is not None:
+            options["storage_state"] = storage
         if mobile:
             options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
         context = self.browser.new_context(**options)

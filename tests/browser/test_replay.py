@@ -1,24 +1,25 @@
 """Finished games in the page (issue 14): an Omi match and an Oti game against the computer are
-played to the end, the home page lists them with their results, and each replay steps to the end
-and back (buttons, arrow keys, the slider) with every hand shown, on a phone and a laptop; the
-record downloads. Each game is then analysed by the server, asked from the page: its progress
-shows, then the marks step by step and each player's accuracy. A challenge's deal is not replayed
-from its link alone; a game of this device is listed and replayed offline.
+played to the end (once for the module: see ``played``), the home page lists them with their
+results, and each replay steps to the end and back (buttons, arrow keys, the slider) with every
+hand shown, on a phone and a laptop; the record downloads. Each game is then analysed by the
+server, asked from the page: its progress shows, then the marks step by step and each player's
+accuracy. A challenge's deal is not replayed from its link alone; a game of this device is listed
+and replayed offline.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from . import omi_driver, oti_driver
 from .axe import blocking_violations
-from .browser_kit import go, shot
+from .browser_kit import Pages, go, shot
 from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
-
-SIZES = [(360, 640), (1280, 800)]
 
 # What the replay shows: its caption, the slider, the cards face up in every seat's hand, and
 # the hand counts Oti writes next to each seat.
@@ -114,6 +115,36 @@ def table_id(page) -> str:
     return match.group(1)
 
 
+@dataclass(frozen=True)
+class Played:
+    omi: str  # an Omi match against the easy computer, over
+    oti: str  # an Oti game of three against the easy computer, over
+    storage: dict  # the browser that played them: its seat tokens and its history of games
+
+
+@pytest.fixture(scope="module")
+def played(server, browser) -> Iterator[Played]:
+    """Both games played to the end in the page once, for every test here: each opens them in a
+    browser of its own size that holds the same storage (the same person)."""
+    pages = Pages(browser)
+    try:
+        page = pages.new()
+        # A known deal: on a random one, the easy players now and then made no choice worth
+        # marking (CI saw it once).  On this one the analysis marks some of their choices.
+        page.goto(server.base + "/play/omi?level=easy&target=1&name=Ama&seed=0000-0000-001N")
+        omi_driver.wait_for_turn(page)
+        omi_table = table_id(page)
+        omi_driver.play_until_over(page)
+        go(page, "/play/oti?level=easy&players=3")
+        page.wait_for_selector("[data-action=ready]")
+        oti_table = table_id(page)
+        oti_driver.play_until_over(page)
+        yield Played(omi_table, oti_table, page.context.storage_state())
+    finally:
+        pages.close()
+    assert not pages.errors and not pages.csp, (pages.errors, pages.csp)
+
+
 def step_through(page, name: str) -> dict:
     """Forward and back with the buttons, the keys and the slider; every hand shown all along."""
     page.wait_for_selector("[data-testid=replay-slider]")
@@ -154,28 +185,18 @@ def step_through(page, name: str) -> dict:
     return end
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_finished_games_are_listed_and_replayed(server, pages, width, height):
-    page = pages.new(width=width, height=height, mobile=width < 600)
+def history_and_omi_replay(server, pages, played: Played, width: int, height: int):
+    """The home page of the person who played both games, at this size: both listed, the latest
+    first, each with its result; then the Omi replay opened from it, stepped through, and its
+    record downloaded.  The page, on that replay."""
+    page = pages.new(width=width, height=height, mobile=width < 600, storage=played.storage)
     tag = f"{width}x{height}"
-    # A known deal: on a random one, the easy players now and then made no choice worth marking
-    # (CI saw it once).  On this one the analysis marks some of their choices.
-    page.goto(server.base + "/play/omi?level=easy&target=1&name=Ama&seed=0000-0000-001N")
-    omi_driver.wait_for_turn(page)
-    omi_table = table_id(page)
-    omi_driver.play_until_over(page)
-    go(page, "/play/oti?level=easy&players=3")
-    page.wait_for_selector("[data-action=ready]")
-    oti_table = table_id(page)
-    oti_driver.play_until_over(page)
-
-    # The home page's history: both games, the latest first, each with its result.
-    go(page, "/")
-    page.wait_for_selector(f"[data-testid=history] li[data-table='{omi_table}']")
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"[data-testid=history] li[data-table='{played.omi}']")
     rows = page.locator("[data-testid=history] li")
     listed = [rows.nth(i).get_attribute("data-table") for i in range(rows.count())]
-    assert listed.index(oti_table) < listed.index(omi_table)
-    for table in (omi_table, oti_table):
+    assert listed.index(played.oti) < listed.index(played.omi)
+    for table in (played.omi, played.oti):
         row = page.locator(f"[data-testid=history] li[data-table='{table}']")
         assert row.locator("[data-testid=history-result]").inner_text() in ("Won", "Lost")
     page.locator("[data-testid=history]").scroll_into_view_if_needed()
@@ -184,8 +205,8 @@ def test_finished_games_are_listed_and_replayed(server, pages, width, height):
 
     # The Omi replay: every hand face up (the four first cards each while trumps are chosen,
     # eight each once they are), the trick as it stood, the match's result at the end.
-    page.click(f"[data-testid=history] [data-action=replay][data-table='{omi_table}']")
-    page.wait_for_url(f"**/replay/{omi_table}")
+    page.click(f"[data-testid=history] [data-action=replay][data-table='{played.omi}']")
+    page.wait_for_url(f"**/replay/{played.omi}")
     page.wait_for_selector(".felt.omi")
     assert replay_state(page)["open"] == [4, 4, 4, 4]
     page.keyboard.press("ArrowRight")
@@ -198,11 +219,15 @@ def test_finished_games_are_listed_and_replayed(server, pages, width, height):
     with page.expect_download() as downloading:
         page.click("[data-action=download-record]")
     saved = downloading.value
-    assert saved.suggested_filename == f"bistrot-omi-{omi_table[:6]}.txt"
+    assert saved.suggested_filename == f"bistrot-omi-{played.omi[:6]}.txt"
     assert Path(saved.path()).read_text().startswith('[Game "Omi"]')
+    return page
 
-    # The Oti replay, opened from its link (shareable: the page needs nothing else).
-    page.goto(f"{server.base}/replay/{oti_table}")
+
+def oti_replay(server, page, played: Played, tag: str) -> dict:
+    """The Oti replay, opened from its link (shareable: the page needs nothing else), stepped
+    through with each hand shown whole; its last step."""
+    page.goto(f"{server.base}/replay/{played.oti}")
     page.wait_for_selector(".felt.oti")
     s = replay_state(page)
     assert s["open"] == s["counts"] and sum(s["open"]) > 0  # each hand shown whole
@@ -211,13 +236,20 @@ def test_finished_games_are_listed_and_replayed(server, pages, width, height):
     s = at_step(page, end["max"] // 2)
     assert s["open"] == s["counts"]
     assert blocking_violations(page) == []
-    oti_marked = analyse(page, server, oti_table, f"oti-{tag}")
+    return end
+
+
+def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
+    page = history_and_omi_replay(server, pages, played, 1280, 800)
+    tag = "1280x800"
+    oti_replay(server, page, played, tag)
+    oti_marked = analyse(page, server, played.oti, f"oti-{tag}")
     assert replay_state(page)["marks"] == []  # (at the deal)
 
     # The Omi analysis, asked for on its replay's link.
-    page.goto(f"{server.base}/replay/{omi_table}")
+    page.goto(f"{server.base}/replay/{played.omi}")
     page.wait_for_selector("[data-testid=replay-slider]")
-    omi_marked = analyse(page, server, omi_table, f"omi-{tag}")
+    omi_marked = analyse(page, server, played.omi, f"omi-{tag}")
     assert omi_marked, "no decision marked in a whole game of easy players"
     assert oti_marked is not None
     # The next move unmarked after the first marked one (if any), then forward to a mark again.
@@ -239,6 +271,11 @@ def test_finished_games_are_listed_and_replayed(server, pages, width, height):
     assert "Précision" in page.locator("[data-testid=accuracy]").inner_text()
     shot(page, f"replay-fr-{tag}")
     assert not pages.errors, pages.errors
+
+
+def test_finished_games_are_listed_and_replayed_on_a_phone(server, pages, played):
+    page = history_and_omi_replay(server, pages, played, 360, 640)
+    oti_replay(server, page, played, "360x640")
 
 
 def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):
@@ -273,16 +310,8 @@ def fits_the_screen(viewer, steps: int, name: str) -> None:
     shot(viewer, name)
 
 
-def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
-    page = pages.new()
-    page.goto(server.base + "/play/omi?level=easy&target=1")
-    omi_driver.wait_for_turn(page)
-    omi_table = table_id(page)
-    omi_driver.play_until_over(page)
-    go(page, "/play/oti?level=easy&players=3")
-    page.wait_for_selector("[data-action=ready]")
-    oti_table = table_id(page)
-    oti_driver.play_until_over(page)
+def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages, played):
+    omi_table, oti_table = played.omi, played.oti
     for width, height in [(640, 360), (768, 1024)]:
         viewer = pages.new(width=width, height=height, mobile=width < 700)
         viewer.goto(f"{server.base}/replay/{omi_table}")  # the link alone: shareable
