@@ -43,7 +43,11 @@ def connect(address: str, workers: int) -> Any:
         ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False,
                  runtime_env=runtime_env, _node_ip_address="127.0.0.1")
     else:
-        ray.init(address=address, log_to_driver=False, runtime_env=runtime_env)
+        # A head on a loopback address (a cluster of one machine, as in the tests): this driver is
+        # on that node too, though its outward address differs.
+        host = address.rpartition(":")[0]
+        local = {"_node_ip_address": host} if host.startswith("127.") else {}
+        ray.init(address=address, log_to_driver=False, runtime_env=runtime_env, **local)
     return ray
 
 
@@ -52,8 +56,12 @@ def _run(work: Any, indices: list[int]) -> Sequence[Any]:
 
 
 def play(work: Any, chunks: list[list[int]], address: str, workers: int) -> Iterator[Sequence[Any]]:
-    """Each chunk's results as its task finishes (in any order)."""
-    ray = connect(address, workers)
+    """Each chunk's results as its task finishes (in any order).  In a program that started Ray
+    itself (``ray.init``) the tasks go to that Ray, which is left running."""
+    ray = require_ray()
+    ours = not ray.is_initialized()
+    if ours:
+        connect(address, workers)
     try:
         remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_run)
         shared = ray.put(work)
@@ -66,7 +74,8 @@ def play(work: Any, chunks: list[list[int]], address: str, workers: int) -> Iter
                 yield ray.get(ref)
             running += [remote.remote(shared, chunk) for chunk in _take(waiting, len(finished))]
     finally:
-        ray.shutdown()
+        if ours:
+            ray.shutdown()
 
 
 def _take(chunks: Iterator[list[int]], n: int) -> list[list[int]]:
