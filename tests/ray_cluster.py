@@ -5,6 +5,7 @@ store, in a temporary folder; stopped by killing exactly those process groups.""
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,9 @@ from tests.ports import free_port
 
 RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_IP, NODE_IP = "127.0.0.2", "127.0.0.3"
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+#: Ray's token authentication is on: every node and the driver (the test) share one token.
+TOKEN = secrets.token_hex(32)
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_TOKEN": TOKEN}
 #: Each node's object store: Ray's smallest is 75 MiB.
 OBJECT_STORE = 80 * 1024 * 1024
 
@@ -61,14 +64,15 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
     process.wait(30)
 
 
-def _wait_for(test: object, what: str, logs: Path, timeout: float = 180) -> None:
+def _wait_for(test: Callable[[], bool], process: subprocess.Popen[bytes], what: str, logs: Path,
+              timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():  # type: ignore[operator]
+    while time.monotonic() < deadline and process.poll() is None:
+        if test():
             return
         time.sleep(0.5)
     tails = "\n".join(f"{p.name}: {p.read_text()[-2000:]}" for p in logs.glob("*.log"))
-    raise RuntimeError(f"the test's Ray cluster: {what} not up in {timeout} s\n{tails}")
+    raise RuntimeError(f"the test's Ray cluster: {what} not up (stopped, or {timeout} s)\n{tails}")
 
 
 def _listening(host: str, port: int) -> bool:
@@ -89,11 +93,19 @@ def ray_cluster() -> Iterator[RayCluster]:
                    "--include-dashboard=false", "--temp-dir", str(folder)], folder / "head.log")
     node = None
     try:
-        _wait_for(lambda: _listening(HEAD_IP, port), "the head", folder)
+        _wait_for(lambda: _listening(HEAD_IP, port), head, "the head", folder)
         node = _start(["--address", address, "--node-ip-address", NODE_IP], folder / "node.log")
-        _wait_for(lambda: "Ray runtime started" in (folder / "node.log").read_text(), "the second node",
-                  folder)
-        yield RayCluster(address, head, node)
+        _wait_for(lambda: "Ray runtime started" in (folder / "node.log").read_text(), node,
+                  "the second node", folder)
+        saved = os.environ.get("RAY_AUTH_TOKEN")
+        os.environ["RAY_AUTH_TOKEN"] = TOKEN  # for the driver: this process
+        try:
+            yield RayCluster(address, head, node)
+        finally:
+            if saved is None:
+                del os.environ["RAY_AUTH_TOKEN"]
+            else:
+                os.environ["RAY_AUTH_TOKEN"] = saved
     finally:
         if node is not None:
             _kill(node)
