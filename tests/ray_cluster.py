@@ -25,7 +25,8 @@ RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_IP, NODE_IP = "127.0.0.2", "127.0.0.3"
 #: Ray's token authentication is on: every node and the driver (the test) share one token.
 TOKEN = secrets.token_hex(32)
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_TOKEN": TOKEN}
+AUTH = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": TOKEN}
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **AUTH}
 #: Each node's object store: Ray's smallest is 75 MiB.
 OBJECT_STORE = 80 * 1024 * 1024
 
@@ -97,15 +98,16 @@ def ray_cluster() -> Iterator[RayCluster]:
         node = _start(["--address", address, "--node-ip-address", NODE_IP], folder / "node.log")
         _wait_for(lambda: "Ray runtime started" in (folder / "node.log").read_text(), node,
                   "the second node", folder)
-        saved = os.environ.get("RAY_AUTH_TOKEN")
-        os.environ["RAY_AUTH_TOKEN"] = TOKEN  # for the driver: this process
+        saved = {name: os.environ.get(name) for name in AUTH}
+        os.environ.update(AUTH)  # for the driver: this process
         try:
             yield RayCluster(address, head, node)
         finally:
-            if saved is None:
-                del os.environ["RAY_AUTH_TOKEN"]
-            else:
-                os.environ["RAY_AUTH_TOKEN"] = saved
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     finally:
         if node is not None:
             _kill(node)
