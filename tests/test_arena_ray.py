@@ -4,6 +4,7 @@ option's message where Ray is not installed."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -104,3 +105,16 @@ def test_without_ray_the_option_says_how_to_install_it() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     assert "pip install 'bistrot[ray]'" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_command_resumes_a_finished_oti_run_from_its_checkpoint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bistrot.cli import main
+
+    args = ["arena", "oti", "--games", "4", "--players", "2", "--seed", "5", "--json",
+            "--checkpoint", str(tmp_path / "oti.ckpt")]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args) == 0  # every game saved: nothing is played again, the same report
+    again = json.loads(capsys.readouterr().out)
+    assert again == first  # think times too: they are the saved games'
