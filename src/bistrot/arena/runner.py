@@ -60,6 +60,8 @@ def run_indexed(work: Work, count: int, chunk: int = 1, where: Where = Where(), 
 
 
 def _play(work: Work, chunks: list[list[int]], where: Where) -> Iterator[Sequence[Any]]:
+    if not chunks:  # all in the checkpoint already: no pool, no cluster to join
+        return
     if where.ray is not None:
         from bistrot.arena import onray
 
