@@ -19,12 +19,13 @@ LANE_VARIABLE = "BISTROT_TEST_LANE"
 
 #: The markers the fast lane leaves out: tests that need a browser, a server (the card room's, in a
 #: thread or a process, or a database's) or more than a few seconds.
-SLOW_LANE = ("browser", "postgres", "redis", "nginx", "cluster", "server", "process", "install", "slow")
+SLOW_LANE = ("browser", "postgres", "redis", "nginx", "cluster", "server", "process", "install", "ray",
+             "slow")
 FAST_EXPRESSION = "not (" + " or ".join(SLOW_LANE) + ")"
 """The fast lane's ``pytest -m`` expression.
 
 >>> FAST_EXPRESSION
-'not (browser or postgres or redis or nginx or cluster or server or process or install or slow)'
+'not (browser or postgres or redis or nginx or cluster or server or process or install or ray or slow)'
 """
 
 

@@ -30,9 +30,10 @@ def pins(lock: Path) -> dict[str, tuple[Version, Marker | None]]:
     return found
 
 
-def declared(extra: str | None) -> list[Requirement]:
+def declared(extras: tuple[str, ...]) -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    text = project["dependencies"] + (project["optional-dependencies"][extra] if extra else [])
+    optional = project["optional-dependencies"]
+    text = project["dependencies"] + [line for extra in extras for line in optional[extra]]
     return [Requirement(line) for line in text]
 
 
@@ -42,10 +43,10 @@ def test_pins_are_read() -> None:
     assert "pytest" not in runtime
 
 
-@pytest.mark.parametrize(("lock", "extra"), [("runtime.txt", None), ("dev.txt", "test")])
-def test_the_lock_meets_pyproject(lock: str, extra: str | None) -> None:
+@pytest.mark.parametrize(("lock", "extras"), [("runtime.txt", ()), ("dev.txt", ("test", "ray"))])
+def test_the_lock_meets_pyproject(lock: str, extras: tuple[str, ...]) -> None:
     locked = pins(ROOT / "requirements" / lock)
-    for requirement in declared(extra):
+    for requirement in declared(extras):
         if requirement.marker is not None and not requirement.marker.evaluate():
             continue
         name = canonicalize_name(requirement.name)

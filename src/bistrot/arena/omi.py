@@ -46,8 +46,6 @@ import argparse
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -55,8 +53,9 @@ from typing import Any
 from bistrot import bots
 from bistrot.analysis.omi import judge_dd, side_tricks
 from bistrot.arena import rotation
+from bistrot.arena.runner import Where, run_indexed
 from bistrot.arena.stats import mean_ci95, median_max_ms, ratio_ci95, wilson_ci95
-from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options
+from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options, where_of
 from bistrot.games import GameEntry
 from bistrot.omi import OmiGame, OmiRules
 from bistrot.omi.dd import Position, available_solvers
@@ -399,8 +398,8 @@ def summarise_matches(specs: Sequence[BotSpec], results: Sequence[MatchResult]) 
     }
 
 
-def _play_chunk(args: tuple[str, OmiRules, int, list[int], list[BotSpec], bool]) -> list[Any]:
-    mode, rules, seed, indices, specs, dd = args
+def _play_chunk(mode: str, rules: OmiRules, seed: int, specs: list[BotSpec], dd: bool,
+                indices: list[int]) -> list[Any]:
     play = play_match if mode == "matches" else play_deal
     return [play(rules, seed, i, specs, dd=dd) for i in indices]
 
@@ -420,19 +419,11 @@ def _specs(levels: Sequence[str], rules: OmiRules, count: int, what: str,
 
 
 def _play_all(mode: str, rules: OmiRules, seed: int, count: int, specs: list[BotSpec], dd: bool,
-              workers: int, progress: Callable[[int], None] | None) -> list[Any]:
-    """Play deals or matches ``0 .. count - 1`` (in chunks over ``workers`` processes)."""
-    results: list[Any] = []
-    chunk = 1 if workers <= 1 else 2
-    tasks = [(mode, rules, seed, list(range(i, min(i + chunk, count))), specs, dd)
-             for i in range(0, count, chunk)]
-    with ExitStack() as stack:
-        mapper = map if workers <= 1 else stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map
-        for done in mapper(_play_chunk, tasks):
-            results.extend(done)
-            if progress:
-                progress(len(results))
-    return results
+              where: Where, progress: Callable[[int], None] | None) -> list[Any]:
+    """Play deals or matches ``0 .. count - 1`` where told (:mod:`bistrot.arena.runner`)."""
+    chunk = 1 if where.workers <= 1 and where.ray is None else 2
+    key = repr(("omi", mode, rules.to_dict(), seed, count, specs, dd))
+    return run_indexed(partial(_play_chunk, mode, rules, seed, specs, dd), count, chunk, where, key, progress)
 
 
 def run_arena(
@@ -444,17 +435,21 @@ def run_arena(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int], None] | None = None,
     dd: bool | None = None,
+    where: Where | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between ``levels[0]`` and ``levels[1]`` and summarise.
 
     ``options[level]`` are keyword options for that level's bots (e.g. ``{"hard": {"budget":
     0.2}}``); ``progress(k)`` is called as each deal finishes with the number done so far;
-    ``dd`` measures the double-dummy losses (None: :func:`measure_dd_by_default`).
+    ``dd`` measures the double-dummy losses (None: :func:`measure_dd_by_default`); ``where``
+    plays them elsewhere than ``workers`` local processes (Ray, a checkpoint:
+    :class:`~bistrot.arena.runner.Where`).  Whatever the workers, the results are the same.
     """
     rules = rules or OmiRules()
     specs = _specs(levels, rules, deals, "deal", options)
     dd = measure_dd_by_default() if dd is None else dd
-    results = _play_all("deals", rules, seed, deals, specs, dd, workers, progress)
+    where = where or Where(workers)
+    results = _play_all("deals", rules, seed, deals, specs, dd, where, progress)
     return summarise(specs, results, rules.target)
 
 
@@ -467,6 +462,7 @@ def run_matches(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int], None] | None = None,
     dd: bool | None = None,
+    where: Where | None = None,
 ) -> dict[str, Any]:
     """Play ``matches`` whole matches to ``rules.target``, each twice with the sides swapped,
     between ``levels[0]`` and ``levels[1]`` and summarise (:func:`summarise_matches`); the
@@ -474,7 +470,8 @@ def run_matches(
     rules = rules or OmiRules()
     specs = _specs(levels, rules, matches, "match", options)
     dd = measure_dd_by_default() if dd is None else dd
-    results = _play_all("matches", rules, seed, matches, specs, dd, workers, progress)
+    where = where or Where(workers)
+    results = _play_all("matches", rules, seed, matches, specs, dd, where, progress)
     return summarise_matches(specs, results)
 
 
@@ -536,7 +533,8 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         count = args.matches if mode == "matches" else args.deals if args.deals is not None else 100
         run = run_matches if mode == "matches" else run_arena
         with progress_bar(f"{levels[0]} vs {levels[1]}", count, mode) as progress:
-            result = run(levels, count, args.seed, args.workers, rules, options, progress, args.dd_loss)
+            result = run(levels, count, args.seed, args.workers, rules, options, progress, args.dd_loss,
+                         where_of(args))
     except ValueError as err:
         raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
     if args.json:
@@ -556,7 +554,7 @@ def _run_three(entry: GameEntry, args: argparse.Namespace, levels: list[str], ru
         raise ValueError("the double-dummy loss is measured with 4 players only")
     count = args.matches if args.matches is not None else 30
     rotation.run_and_report(entry, levels, count, rules, options, args.seed, args.workers, args.json,
-                            unit="matches")
+                            unit="matches", where=where_of(args))
     return 0
 
 

@@ -32,13 +32,19 @@ import argparse
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bistrot.arena.runner import Where, run_indexed
 from bistrot.arena.stats import median_max_ms, wilson_ci95
-from bistrot.cli.options import add_arena_arguments, parse_bot_options, parse_rule_options, rule_examples
+from bistrot.cli.options import (
+    add_arena_arguments,
+    parse_bot_options,
+    parse_rule_options,
+    rule_examples,
+    where_of,
+)
 from bistrot.dealcode import SEED_BITS
 from bistrot.games import GameEntry
 from bistrot.progress import progress_bar
@@ -173,8 +179,8 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     return {"rate": rate, "ci95": [min(low, rate), max(high, rate)]}
 
 
-def _play_chunk(args: tuple[GameEntry, Any, int, list[int], list[BotSpec]]) -> list[GameResult]:
-    entry, rules, seed, indices, specs = args
+def _play_chunk(entry: GameEntry, rules: Any, seed: int, specs: list[BotSpec],
+                indices: list[int]) -> list[GameResult]:
     return [play_game(entry, rules, seed, i, specs) for i in indices]
 
 
@@ -225,12 +231,15 @@ def run_arena(
     rules: Any = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int], None] | None = None,
+    where: Where | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of ``entry``'s game between ``levels`` with seats rotated, and summarise.
 
     ``rules`` other than ``players`` come from ``rules`` (default: standard); ``options[level]``
     are keyword options for that level's bots (e.g. ``{"hard": {"time_budget": 0.2}}``);
-    ``progress(k)`` is called as games finish with the number done so far.
+    ``progress(k)`` is called as games finish with the number done so far; ``where`` plays them
+    elsewhere than ``workers`` local processes (Ray, a checkpoint:
+    :class:`~bistrot.arena.runner.Where`), with the same results.
     """
     rules = table_rules(entry, rules, players)
     seats = entry.players(rules)
@@ -241,21 +250,10 @@ def run_arena(
     if games < 1:
         raise ValueError("play at least one game")
     specs = bot_specs(levels, options)
-    results: list[GameResult] = []
-    if workers <= 1:
-        for i in range(games):
-            results.append(play_game(entry, rules, seed, i, specs))
-            if progress:
-                progress(len(results))
-    else:
-        chunk = seats
-        tasks = [(entry, rules, seed, list(range(i, min(i + chunk, games))), specs)
-                 for i in range(0, games, chunk)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(_play_chunk, tasks):
-                results.extend(done)
-                if progress:
-                    progress(len(results))
+    where = where or Where(workers)
+    chunk = 1 if where.workers <= 1 and where.ray is None else seats
+    key = repr(("rotation", entry.name, rules.to_dict(), seed, games, specs))
+    results = run_indexed(partial(_play_chunk, entry, rules, seed, specs), games, chunk, where, key, progress)
     return summarise(specs, seats, results)
 
 
@@ -306,7 +304,8 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
         options = parse_bot_options(args.option)
         for level, given in options.items():  # fail now, not in a worker
             entry.bot_class(level)(**given)
-        run_and_report(entry, levels, args.games, rules, options, args.seed, args.workers, args.json)
+        run_and_report(entry, levels, args.games, rules, options, args.seed, args.workers, args.json,
+                       where=where_of(args))
     except (ValueError, TypeError) as err:
         raise SystemExit(f"bistrot arena {entry.name}: {err}") from None
     return 0
@@ -314,12 +313,13 @@ def _run(entry: GameEntry, args: argparse.Namespace) -> int:
 
 def run_and_report(entry: GameEntry, levels: Sequence[str], games: int, rules: Any,
                    options: Mapping[str, Mapping[str, Any]], seed: int = 0, workers: int = 1,
-                   as_json: bool = False, unit: str = "games") -> None:
+                   as_json: bool = False, unit: str = "games", where: Where | None = None) -> None:
     """Play a run at ``rules``' table and print its report: one JSON object (``as_json``), or a
     table; progress on standard error meanwhile; ``unit`` names what a game of the run is."""
     players = entry.players(rules)
     with progress_bar(" vs ".join(levels), games, unit) as progress:
-        result = run_arena(entry, levels, games, players, seed, workers, rules, options, progress=progress)
+        result = run_arena(entry, levels, games, players, seed, workers, rules, options, progress=progress,
+                           where=where)
     if as_json:
         print(json.dumps({k: result[k] for k in JSON_KEYS}))
     else:

@@ -25,6 +25,7 @@ import argparse
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from bistrot.arena.runner import Where
 from bistrot.ruleset import Option
 
 
@@ -37,8 +38,15 @@ class RulesSchema(Protocol):
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, rule_example: str) -> None:
-    """The arguments every arena takes: ``--workers --seed --json --option --rule``."""
-    parser.add_argument("--workers", type=int, default=1, help="processes to play in parallel")
+    """The arguments every arena takes: ``--workers --ray --checkpoint --seed --json --option --rule``."""
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes to play in parallel (with a bare --ray: the local Ray's CPUs)")
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="play the deals as tasks over a Ray cluster: auto (the cluster this machine "
+                        "joined), HOST:PORT of its head, or none given: a Ray on this machine "
+                        "(pip install 'bistrot[ray]')")
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="keep the results so far in FILE; the same command run again resumes there")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deal sequence")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -49,6 +57,13 @@ def add_arena_arguments(parser: argparse.ArgumentParser, option_example: str, ru
         "--rule", action="append", default=[], metavar="NAME=VALUE",
         help=f"a rules option, e.g. {rule_example}",
     )
+
+
+def where_of(args: argparse.Namespace) -> Where:
+    """Where an arena run parsed from :func:`add_arena_arguments` plays."""
+    if args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    return Where(args.workers, args.ray, args.checkpoint)
 
 
 def parse_rule_options(pairs: Sequence[str], rules: RulesSchema | None = None) -> dict[str, Any]:
