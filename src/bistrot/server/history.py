@@ -20,7 +20,6 @@ Who may read a record or a replay (docs/server.md, "History and replays"):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -30,7 +29,7 @@ from bistrot.server.protocol import ApiError, broken_table, store_unreadable, un
 from bistrot.server.storage import DamagedRecord, HistoryRow, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.plan import OVER
-from bistrot.tablecore.replay import not_over, replay_of
+from bistrot.tablecore.replay import not_over
 
 log = logging.getLogger("bistrot.server.history")
 
@@ -126,12 +125,6 @@ def record_filename(core: TableCore) -> str:
     'bistrot-oti-AbC-d_.txt'
     """
     return f"bistrot-{core.table.game}-{core.id[:6]}.txt"
-
-
-async def replay(core: TableCore) -> dict[str, Any]:
-    """:func:`~bistrot.tablecore.replay.replay_of` in a worker thread: a long match is a few
-    hundred views to build."""
-    return await asyncio.to_thread(replay_of, core)
 
 
 def seat_entries(seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
