@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     may.  In the environment: a JSON list."""
     replay_limit: int = Field(64, ge=0)
     """Most missed actions replayed one by one on reconnect; beyond, one fresh state is sent."""
+    catch_up_bytes: int = Field(64 * 1024, ge=0)
+    """Most bytes of missed states sent one by one on reconnect; beyond, one fresh state is sent
+    instead: a long match's states repeat its history of hands (16 KB each, 1 MB for 64)."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate).  A state is about 2 KB, so the saving is
     small, and compressing costs about a quarter of the server's CPU: off by default."""
