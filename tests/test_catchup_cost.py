@@ -42,7 +42,10 @@ def from_scratch(core: TableCore) -> TableCore:
     """The same table loaded back by a core that keeps no snapshot."""
     stored = StoredTable(replace(core.table), [s.record for s in core.seats], list(core.history))
     return TableCore(
-        stored, replay_limit=core.replay_limit, snapshot_every=NO_SNAPSHOTS, catch_up_bytes=core.catch_up_bytes
+        stored,
+        replay_limit=core.replay_limit,
+        snapshot_every=NO_SNAPSHOTS,
+        catch_up_bytes=core.catch_up_bytes,
     )
 
 
@@ -63,7 +66,8 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("history", [300, 3_000, 12_000])
 def test_a_catch_up_replays_what_was_missed_whatever_the_history(history, applies):
-    core = TableCore(hotseat_table(endless_omi(history, seed=history), seed=history), catch_up_bytes=NO_BUDGET)
+    stored = hotseat_table(endless_omi(history, seed=history), seed=history)
+    core = TableCore(stored, catch_up_bytes=NO_BUDGET)
     play(core, 150, random.Random(history))  # more than the replay limit: snapshots taken live too
     limit, every = core.replay_limit, core.snapshot_every
     for missed in (1, 2, 10, every, every + 1, limit - 1, limit):
@@ -179,6 +183,7 @@ def test_a_reconnect_far_back_in_a_long_match_costs_one_state_not_a_megabyte():
 
 def test_the_byte_budget_is_the_core_s_setting():
     stored = hotseat_table(endless_omi(300, seed=5), seed=5)
-    assert [m["seq"] for m in TableCore(stored, catch_up_bytes=NO_BUDGET).catch_up(0, 290)] == list(range(291, 301))
+    generous = TableCore(stored, catch_up_bytes=NO_BUDGET)
+    assert [m["seq"] for m in generous.catch_up(0, 290)] == list(range(291, 301))
     starved = TableCore(stored, catch_up_bytes=0)
     assert starved.catch_up(0, 290) == starved.catch_up(0, None)
