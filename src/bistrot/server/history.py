@@ -20,6 +20,7 @@ Who may read a record or a replay (docs/server.md, "History and replays"):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -57,7 +58,8 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
         raise unknown_table()
     if stored.table.status != OVER:
         raise not_over()
-    core = rebuild(stored)
+    # Off the event loop: a long match is thousands of actions to replay (a tenth of a second).
+    core = await asyncio.to_thread(rebuild, stored)
     if stored.table.challenge is not None:
         # An attempt's deal is the challenge's, which anyone may still play: not even its own
         # player may read it (a finished challenger read every hand, then tried again).
