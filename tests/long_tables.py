@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bistrot.omi import OmiGame, OmiRules
-from bistrot.tablecore.plan import PLAYING, PlanDefaults, plan_table
+from bistrot.tablecore.plan import OVER, PLAYING, PlanDefaults, plan_table
 from bistrot.tablecore.records import EventRecord, StoredTable
 
 
@@ -39,3 +39,21 @@ def hotseat_table(actions: list[tuple[int, str]], seed: int) -> StoredTable:
     plan.table.seq, plan.table.status = len(actions), PLAYING
     events = [EventRecord(i, seat, text, "human", None, 0.0) for i, (seat, text) in enumerate(actions, 1)]
     return StoredTable(plan.table, plan.seats, events)
+
+
+def finished_omi(events: int, seed: int) -> StoredTable:
+    """A hot-seat Omi table whose match is over after more than ``events`` actions: the
+    endless match's first ``events``, then random play to the end (what an attacker builds to
+    make a replay costly).
+
+    >>> stored = finished_omi(200, seed=3)
+    >>> stored.table.status, stored.table.seq > 200, stored.table.result is not None
+    ('over', True, True)
+    """
+    rng = random.Random(seed)
+    game = OmiGame.replay(OmiRules(), seed, endless_omi(events, seed))
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    stored = hotseat_table(list(game.actions), seed)
+    stored.table.status, stored.table.result = OVER, game.summary()
+    return stored

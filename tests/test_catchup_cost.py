@@ -6,6 +6,7 @@ that the answers are those of a replay from scratch, and that a kept copy never 
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -21,6 +22,8 @@ from tests.long_tables import endless_omi, hotseat_table
 
 NO_SNAPSHOTS = 10**9
 """A snapshot interval no history reaches: that core replays from scratch, as before item 4."""
+NO_BUDGET = 10**12
+"""A catch-up byte budget no catch-up reaches: these tests count what a catch-up replays."""
 
 
 def play(core: TableCore, actions: int, rng: random.Random) -> None:
@@ -38,7 +41,12 @@ def play(core: TableCore, actions: int, rng: random.Random) -> None:
 def from_scratch(core: TableCore) -> TableCore:
     """The same table loaded back by a core that keeps no snapshot."""
     stored = StoredTable(replace(core.table), [s.record for s in core.seats], list(core.history))
-    return TableCore(stored, replay_limit=core.replay_limit, snapshot_every=NO_SNAPSHOTS)
+    return TableCore(
+        stored,
+        replay_limit=core.replay_limit,
+        snapshot_every=NO_SNAPSHOTS,
+        catch_up_bytes=core.catch_up_bytes,
+    )
 
 
 @pytest.fixture
@@ -58,7 +66,8 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("history", [300, 3_000, 12_000])
 def test_a_catch_up_replays_what_was_missed_whatever_the_history(history, applies):
-    core = TableCore(hotseat_table(endless_omi(history, seed=history), seed=history))
+    stored = hotseat_table(endless_omi(history, seed=history), seed=history)
+    core = TableCore(stored, catch_up_bytes=NO_BUDGET)
     play(core, 150, random.Random(history))  # more than the replay limit: snapshots taken live too
     limit, every = core.replay_limit, core.snapshot_every
     for missed in (1, 2, 10, every, every + 1, limit - 1, limit):
@@ -73,7 +82,7 @@ def test_a_catch_up_replays_what_was_missed_whatever_the_history(history, applie
 
 def test_a_table_just_loaded_catches_up_as_cheaply(applies):
     stored = hotseat_table(endless_omi(5_000, seed=2), seed=2)
-    core = TableCore(stored)
+    core = TableCore(stored, catch_up_bytes=NO_BUDGET)
     for missed in range(1, core.replay_limit + 1):
         applies[0] = 0
         core.catch_up(None, core.seq - missed)
@@ -129,7 +138,7 @@ def test_catching_up_says_what_a_replay_from_scratch_says(
 def test_a_kept_snapshot_never_changes():
     # Copy out: catching up (or changing a rebuilt game) changes a copy, never the kept game;
     # copy in: playing on changes the table's game, never the copy kept of it.
-    core = TableCore(hotseat_table(endless_omi(1_000, seed=6), seed=6))
+    core = TableCore(hotseat_table(endless_omi(1_000, seed=6), seed=6), catch_up_bytes=NO_BUDGET)
     rng = random.Random(6)
     play(core, 40, rng)  # snapshots are taken as the game goes on, from the table's own game
     since = core.seq - 20
@@ -151,3 +160,30 @@ def test_bad_arguments_are_refused_and_named():
     for seq in (-1, 41):
         with pytest.raises(ValueError, match=f"has seqs 0 to 40, not {seq}"):
             core.rebuilt(seq)
+
+
+def test_a_reconnect_far_back_in_a_long_match_costs_one_state_not_a_megabyte():
+    # Issue 37, item 14: each state of a long Omi match repeats its history of hands (16 KB
+    # and more), so 64 missed states were a megabyte for one reconnect.
+    core = TableCore(hotseat_table(endless_omi(4_488, seed=14), seed=14))
+    fresh = core.catch_up(0, None)
+    size = len(json.dumps(fresh[0], separators=(",", ":")))
+    assert size > 10_000  # the case of the issue: large states
+    for missed in (core.replay_limit, 8, 5):
+        sent = core.catch_up(0, core.seq - missed)
+        total = sum(len(json.dumps(m, separators=(",", ":"))) for m in sent)
+        assert total <= max(core.catch_up_bytes, size), (missed, total)
+        assert sent == fresh  # over the budget: one fresh state, as when too far back
+    # Within the budget the missed states still come one by one, each with its action.
+    for missed in (1, 2, 3):
+        states = core.catch_up(0, core.seq - missed)
+        assert [m["seq"] for m in states] == list(range(core.seq - missed + 1, core.seq + 1))
+        assert all(m["last"] is not None for m in states)
+
+
+def test_the_byte_budget_is_the_core_s_setting():
+    stored = hotseat_table(endless_omi(300, seed=5), seed=5)
+    generous = TableCore(stored, catch_up_bytes=NO_BUDGET)
+    assert [m["seq"] for m in generous.catch_up(0, 290)] == list(range(291, 301))
+    starved = TableCore(stored, catch_up_bytes=0)
+    assert starved.catch_up(0, 290) == starved.catch_up(0, None)

@@ -12,6 +12,7 @@ import pytest
 from bistrot import games
 from bistrot.local import JsonRoom, LocalRoom
 from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.replay import replay_views
 
 
 @pytest.mark.parametrize(("game", "rules"), [("omi", {"target": 1}), ("oti", {"players": 2})])
@@ -43,10 +44,12 @@ def test_a_device_game_is_replayed_step_by_step_once_over(game: str, rules: dict
     ]
     n = start.rules.players
     assert {k: v for k, v in answer["start"].items() if k != "hands"} == start.view(None)
-    for step in answer["steps"]:
+    views = replay_views(answer)  # each step is the change from the view before it
+    for step, view in zip(answer["steps"], views[1:], strict=True):
         start.apply(step["action"], seat=step["seat"])
-        assert step["view"]["hands"] == [start.view(s)["hand"] for s in range(n)]
-    assert answer["steps"][-1]["view"]["is_over"] and answer["result"] == table.game.summary()
+        assert view["hands"] == [start.view(s)["hand"] for s in range(n)]
+        assert {k: v for k, v in view.items() if k != "hands"} == start.view(None)
+    assert views[-1]["is_over"] and answer["result"] == table.game.summary()
     record = json.loads(host.record(table.id))
     assert record["game"] == game
     assert engine.game_class().from_record(record["record"]) == table.game

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -60,6 +61,7 @@ from bistrot.server.protocol import (
 )
 from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
 from bistrot.server.redis_quota import RedisTableQuota
+from bistrot.server.replays import ReplayCache, TooManyReplays
 from bistrot.server.room import Room, challenger_key
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
@@ -67,7 +69,7 @@ from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origi
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage, new_secret
 from bistrot.tablecore.errors import TableError
-from bistrot.tablecore.replay import record_of
+from bistrot.tablecore.replay import record_of, replay_of
 
 #: The cookie by which a browser is one challenger (with its address): 10 years, then a new
 #: attempt of every challenge.
@@ -214,6 +216,7 @@ def create_app(
     app.state.analyses = analyses
     quota = quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s)
     _add_api(app, room, analyses, quota)
+    _add_replays(app, room, settings)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
@@ -225,6 +228,36 @@ def create_app(
         await WsConnection(websocket, settings, penalties).serve(room, table_id)
 
     return app
+
+
+def _add_replays(app: FastAPI, room: Room, settings: Settings) -> None:
+    replays = ReplayCache(settings.replay_cache_bytes)
+    app.state.replays = replays
+    # The same token bucket per address as new tables', a bucket of its own.
+    asked = LocalTableQuota(settings.replay_quota_burst, settings.replay_quota_per_s)
+
+    @app.get(
+        "/api/tables/{table_id}/replay",
+        response_model=Replay,
+        responses={**ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}},
+        tags=["history"],
+    )
+    async def replay(table_id: str, request: Request, authorization: Bearer = None) -> Response:
+        """A finished game step by step, every hand shown, each step as what changed: the same
+        refusals as its record, and ``too_many_replays`` (429, ``Retry-After``) beyond the
+        caller's address's quota. Built once, then kept; sent gzip-compressed when the caller
+        accepts it (every browser does)."""
+        # Counted before anything is read, so that a refused request costs nothing either.
+        wait = await asked.wait(client_key(request.client.host if request.client else ""))
+        if wait > 0:
+            raise TooManyReplays(wait)
+        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        body = await replays.get(core.id, lambda: replay_of(core))
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+            return Response(body, media_type="application/json", headers=headers)
+        plain = gzip.decompress(body)
+        return Response(plain, media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
 def default_storage(settings: Settings) -> Storage:
@@ -400,12 +433,6 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
         core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
         disposition = f'attachment; filename="{history.record_filename(core)}"'
         return PlainTextResponse(record_of(core), headers={"Content-Disposition": disposition})
-
-    @app.get("/api/tables/{table_id}/replay", response_model=Replay, responses=ERRORS, tags=["history"])
-    async def replay(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
-        """A finished game step by step, every hand shown: the same refusals as its record."""
-        core = await history.finished_game(room.storage, table_id, history.bearer(authorization))
-        return await history.replay(core)
 
     @app.get(
         "/api/tables/{table_id}/analysis", response_model=AnalysisState, responses=ERRORS, tags=["history"]

@@ -30,7 +30,7 @@ from bistrot.server.protocol import ApiError, broken_table, store_unreadable, un
 from bistrot.server.storage import DamagedRecord, HistoryRow, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.plan import OVER
-from bistrot.tablecore.replay import not_over, replay_of
+from bistrot.tablecore.replay import not_over
 
 log = logging.getLogger("bistrot.server.history")
 
@@ -58,7 +58,8 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
         raise unknown_table()
     if stored.table.status != OVER:
         raise not_over()
-    core = rebuild(stored)
+    # Off the event loop: a long match is thousands of actions to replay (a tenth of a second).
+    core = await asyncio.to_thread(rebuild, stored)
     if stored.table.challenge is not None:
         # An attempt's deal is the challenge's, which anyone may still play: not even its own
         # player may read it (a finished challenger read every hand, then tried again).
@@ -126,12 +127,6 @@ def record_filename(core: TableCore) -> str:
     'bistrot-oti-AbC-d_.txt'
     """
     return f"bistrot-{core.table.game}-{core.id[:6]}.txt"
-
-
-async def replay(core: TableCore) -> dict[str, Any]:
-    """:func:`~bistrot.tablecore.replay.replay_of` in a worker thread: a long match is a few
-    hundred views to build."""
-    return await asyncio.to_thread(replay_of, core)
 
 
 def seat_entries(seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:

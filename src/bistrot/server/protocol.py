@@ -365,14 +365,17 @@ class History(BaseModel):
 
 
 class ReplayStep(BaseModel):
-    """One action of a finished game, and the table as it stood after it."""
+    """One action of a finished game, and what it changed."""
 
     index: int = Field(description="the action's index among the record's actions, from 0")
     seq: int
     seat: int
     action: str
     by: str = Field(description="human or computer")
-    view: dict[str, Any] = Field(description="the spectators' view, with `hands`: every seat's hand")
+    change: dict[str, Any] = Field(
+        description="the patch (docs/protocol.md, \"Changes\") from the view before this action to the"
+        " view after it: the spectators' view, with `hands`, every seat's hand"
+    )
 
 
 class Replay(FinishedTable):

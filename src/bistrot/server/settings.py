@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     may.  In the environment: a JSON list."""
     replay_limit: int = Field(64, ge=0)
     """Most missed actions replayed one by one on reconnect; beyond, one fresh state is sent."""
+    catch_up_bytes: int = Field(64 * 1024, ge=0)
+    """Most bytes of missed states sent one by one on reconnect; beyond, one fresh state is sent
+    instead: a long match's states repeat its history of hands (16 KB each, 1 MB for 64)."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate).  A state is about 2 KB, so the saving is
     small, and compressing costs about a quarter of the server's CPU: off by default."""
@@ -144,6 +147,16 @@ class Settings(BaseSettings):
     """Tables an address may open per second after its burst: one every 5 s, 720 an hour, ample
     for a whole class starting a game every few minutes, while a script opening thousands is
     slowed to a trickle that eviction and expiry keep up with."""
+    replay_quota_burst: int = Field(20, ge=1)
+    """Replays (``GET /api/tables/{id}/replay``) one client address may ask for at once, then
+    ``replay_quota_per_s``; more get 429 ``too_many_replays`` with ``Retry-After``.  A replay
+    needs no token and a long match's costs this node seconds to build (once: it is kept)."""
+    replay_quota_per_s: float = Field(0.2, gt=0)
+    """Replays an address may ask for per second after its burst: one every 5 s, for someone
+    going through their past games; a script asking for thousands is slowed to a trickle."""
+    replay_cache_bytes: int = Field(32 * 2**20, ge=0)
+    """Built replays this node keeps (gzip-compressed, the least recently read dropped first):
+    32 MiB holds a few hundred long matches, or thousands of ordinary games."""
     expire_waiting_s: float = Field(86_400.0, gt=0)
     """A table still waiting for players (friends who never joined) with no connection at all
     for this long is retired (``table_expired``): one day, as an unanswered invitation."""

@@ -98,7 +98,10 @@ class Table:
         self.services = services
         settings = services.settings
         self.core = TableCore(
-            stored, replay_limit=settings.replay_limit, max_message_bytes=settings.max_message_bytes
+            stored,
+            replay_limit=settings.replay_limit,
+            max_message_bytes=settings.max_message_bytes,
+            catch_up_bytes=settings.catch_up_bytes,
         )
         self.id = self.core.id
         self.record = self.core.table

@@ -35,6 +35,7 @@ failed, :meth:`TableCore.abort` (the table is put back as it was).
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -78,6 +79,10 @@ DEFAULT_SNAPSHOT_EVERY = 16
 """Seqs between two kept game snapshots: a rebuild replays fewer than this many actions more than
 it must, and a table keeps about ``replay_limit / snapshot_every + 2`` snapshots."""
 DEFAULT_MAX_MESSAGE_BYTES = 4096
+DEFAULT_CATCH_UP_BYTES = 64 * 1024
+"""Most bytes of missed states a catch-up sends one by one; beyond, one fresh state: a long
+match's state repeats its history of hands (about 16 KB each), so 64 missed states were a
+megabyte for a reconnect."""
 
 
 @dataclass
@@ -168,6 +173,7 @@ class TableCore:
         replay_limit: int = DEFAULT_REPLAY_LIMIT,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        catch_up_bytes: int = DEFAULT_CATCH_UP_BYTES,
     ) -> None:
         if snapshot_every < 1:
             raise ValueError(f"snapshot_every is a number of seqs, at least 1, not {snapshot_every}")
@@ -177,6 +183,7 @@ class TableCore:
         self.replay_limit = replay_limit
         self.max_message_bytes = max_message_bytes
         self.snapshot_every = snapshot_every
+        self.catch_up_bytes = catch_up_bytes
         self.entry = games.get(self.table.game)
         self.rules = self.entry.rules_from_dict(dict(self.table.rules))
         self.players = self.entry.players(self.rules)
@@ -423,16 +430,21 @@ class TableCore:
 
     def catch_up(self, audience: Audience, since: int | None) -> list[dict[str, Any]]:
         """What a connection opened with ``since`` (the last seq it saw) is sent first: the
-        states it missed, one per seq, or one fresh state when that is too far back; then the
-        chat kept (each message numbered: the page shows one it has already once)."""
+        states it missed, one per seq, or one fresh state when that is too far back (over
+        :attr:`replay_limit` seqs) or too much to send (over :attr:`catch_up_bytes` of JSON);
+        then the chat kept (each message numbered: the page shows one it has already once)."""
         said = [chat.chat_message(line) for line in self.chat]  # after the states: the table first
         if since is None or not 0 <= since < self.seq or self.seq - since > self.replay_limit:
             return [self.state(self.game, self.seq, audience, None), *said]
         game = self.rebuilt(since)
-        out = []
+        out, size = [], 0
         for event in self.history[since:]:
             game.apply(event.action, seat=event.actor)
-            out.append(self.state(game, event.seq, audience, event))
+            state = self.state(game, event.seq, audience, event)
+            size += len(json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode())
+            if size > self.catch_up_bytes:  # one state now says it all, for less
+                return [self.state(self.game, self.seq, audience, None), *said]
+            out.append(state)
         return out + said
 
     # ------------------------------------------------------------------ who is here

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bistrot.tablecore.core import TableCore
+from bistrot.tablecore.delta import diff, patched
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER
 
@@ -49,15 +50,34 @@ def replay_view(core: TableCore, game: Any) -> dict[str, Any]:
 
 def replay_of(core: TableCore) -> dict[str, Any]:
     """The finished game: its facts, the ``start`` view, then one step per action of the record
-    (its ``index`` counts the record's actions from 0; ``seq`` is the table's) with the view as it
-    stood after that action (docs/protocol.md, "Finished games")."""
+    (its ``index`` counts the record's actions from 0; ``seq`` is the table's) with its
+    ``change``: the :mod:`~bistrot.tablecore.delta` patch from the view before that action to
+    the view after it (docs/protocol.md, "Finished games").  Whole views would repeat the match's
+    history of hands at every step: a long match's replay would be tens of megabytes.
+
+    >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+    >>> from bistrot.tablecore.records import EventRecord, StoredTable
+    >>> from bistrot.omi import OmiGame, OmiRules
+    >>> game = OmiGame.new(OmiRules(target=1), seed=3)
+    >>> while not game.is_over:
+    ...     game.apply(game.legal_actions()[0])
+    >>> plan = plan_table({"game": "omi", "mode": "hotseat", "seed": 3, "rules": {"target": 1}},
+    ...                   PlanDefaults(bot_delay_ms=0))
+    >>> plan.table.seq, plan.table.status = len(game.actions), OVER
+    >>> events = [EventRecord(i, s, a, "human", None, 0.0) for i, (s, a) in enumerate(game.actions, 1)]
+    >>> replay = replay_of(TableCore(StoredTable(plan.table, plan.seats, events)))
+    >>> views = replay_views(replay)
+    >>> len(views) == len(replay["steps"]) + 1, views[-1]["is_over"], views[-1]["hands"] == [[]] * 4
+    (True, True, True)
+    """
     if core.status != OVER:
         raise not_over()
     game = core.rebuilt(0)
-    start = replay_view(core, game)
+    start = before = replay_view(core, game)
     steps = []
     for index, event in enumerate(core.history):
         game.apply(event.action, seat=event.actor)
+        after = replay_view(core, game)
         steps.append(
             {
                 "index": index,
@@ -65,9 +85,10 @@ def replay_of(core: TableCore) -> dict[str, Any]:
                 "seat": event.actor,
                 "action": event.action,
                 "by": event.by,
-                "view": replay_view(core, game),
+                "change": diff(before, after),
             }
         )
+        before = after
     table = core.table
     # Nobody is connected to a replay: every seat is shown present.
     seats = [{**info, "connected": True, "away": False} for info in core.seats_info(None)]
@@ -83,3 +104,12 @@ def replay_of(core: TableCore) -> dict[str, Any]:
         "start": start,
         "steps": steps,
     }
+
+
+def replay_views(replay: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every view of a replay (:func:`replay_of`'s answer), the ``start`` first: each step's
+    ``change`` applied to the view before it, as the page does (``js/delta.js``)."""
+    views = [replay["start"]]
+    for step in replay["steps"]:
+        views.append(patched(views[-1], step["change"]))
+    return views

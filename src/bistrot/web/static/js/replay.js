@@ -1,7 +1,8 @@
 // The replay of a finished game, /replay/<table>: every action, forward and back (buttons, the
 // arrow keys, Home and End, a slider), every hand shown, drawn by the game's own renderer
-// (games/*.js) from the server's views (GET /api/tables/<id>/replay, docs/protocol.md), or for a
-// game of this device (/replay/local-...) the same views from the device's card room. A game
+// (games/*.js) from the server's views (GET /api/tables/<id>/replay, docs/protocol.md: each
+// step's change rebuilds its view from the one before, delta.js), or for a game of this device
+// (/replay/local-...) the same steps from the device's card room. A game
 // whose deal is a challenge's opens only with this browser's token of that table, sent in a
 // header. The game's analysis (docs/analysis.md) is asked for with a button: the server's
 // (POST .../analysis, then GET until done, with its progress), or for a device game the worker's
@@ -15,6 +16,7 @@ import { loadTable, tableInMemory, heldToken } from "./store.js";
 import { rendererFor } from "./games/index.js";
 import { nameOf } from "./table/render.js";
 import { isLocalTable, localReplay, localRecord, localAnalysis, localAnalysisStored } from "./offline.js";
+import { patched } from "./delta.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 const POLL_MS = 1000;
@@ -77,6 +79,7 @@ function actionLabel(action) {
 export function replayPage(root, tableId, nav, topbar) {
   const { held, headers } = authHeaders(tableId);
   let data = null;
+  let views = [];  // every view, the deal's first: each step's change applied to the one before
   let analysis = { status: "none" };  // as GET .../analysis answers
   let judged = new Map();  // action index -> the analysis' decision
   let pollTimer = null;
@@ -85,8 +88,7 @@ export function replayPage(root, tableId, nav, topbar) {
   let body = null;
 
   const viewAt = (k) => {
-    const view = k === 0 ? data.start : data.steps[k - 1].view;
-    return { ...view, seats: data.seats };
+    return { ...views[k], seats: data.seats };
   };
   // The names the table would show: the server's, or the ones typed on this device (hot seat).
   const nameT = { held, S: { showSeat: null }, hotseat: true };
@@ -283,6 +285,8 @@ export function replayPage(root, tableId, nav, topbar) {
     .then(([replay, found]) => {
       if (gone) return;
       data = replay;
+      views = [data.start];
+      for (const step of data.steps) views.push(patched(views[views.length - 1], step.change));
       setAnalysis(found);
       document.title = `${t("replay.title")} · ${t(`game.${data.game}`)} · bistrot`;
       body = h("section", { class: "page replay-page", dataset: { testid: "replay" } });
