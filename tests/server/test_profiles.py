@@ -24,6 +24,7 @@ from server_harness import AllRecords, ThreadServer, http, make_settings
 from bistrot.server.players import COOKIE, HEADER, profile_name
 from bistrot.tablecore.records import secret_hash
 from bistrot.tablecore.text import TextRefused
+from tests.redis_server import RedisServer, redis_server_fixture  # noqa: F401 (the session's Redis)
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -240,3 +241,25 @@ def test_a_profile_name_is_nfc_and_shown_as_it_looks_or_refused(text: str) -> No
     assert 1 <= len(name) <= 24
     assert not any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in name)
     assert not set(name) & set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b")
+
+
+@pytest.mark.cluster
+def test_two_nodes_share_the_profiles_and_their_quota(
+    postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    url = postgres.create_database(f"profiles_cluster_{tmp_path.name[-12:].lower()}")
+    nodes = [
+        make_settings(tmp_path / name, database_url=url, redis_url=redis_server.url(5), profile_quota_burst=2,
+                      profile_quota_per_s=0.01)
+        for name in ("a", "b")
+    ]  # fmt: skip
+    for settings in nodes:
+        Path(settings.db).parent.mkdir()
+    with ThreadServer(nodes[0]) as a, ThreadServer(nodes[1]) as b, http(a.url) as at_a, http(b.url) as at_b:
+        made = make(at_a, "Ama")
+        # Made on one node, it opens on the other: the store is theirs together.
+        assert at_b.get("/api/profile", headers={HEADER: made["key"]}).json()["profile"] == made["profile"]
+        make(at_b, "Kofi")
+        # The address's bucket is in Redis: its third profile is refused on either node.
+        assert at_a.post("/api/profiles", json={"name": "Three"}).json()["code"] == "too_many_profiles"
+        assert at_b.post("/api/profiles", json={"name": "Three"}).status_code == 429
