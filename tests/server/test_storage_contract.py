@@ -818,3 +818,32 @@ async def test_a_failed_analysis_may_be_claimed_again_once_stale(kit: Kit) -> No
         assert not await store.save_analysis(AnalysisRecord("t1", "running", 2, 40, None, "job-a", 101.5))
         assert not await store.claim_analysis("t1", "job-b", now=102.0, stale_before=42.0)
         assert await store.claim_analysis("t1", "job-b", now=300.0, stale_before=240.0)
+
+
+@contract
+async def test_a_transaction_is_whole_or_nothing_and_durable_and_a_snapshot_reads_it(kit: Kit) -> None:
+    from sqlalchemy import Connection, func, insert, select
+
+    from bistrot.server.schema import profiles
+
+    def row(n: int) -> dict[str, Any]:
+        return {"id": f"p{n}", "name": f"P{n}", "key_hash": f"h{n}", "created_at": float(n)}
+
+    def two(conn: Connection) -> str:
+        conn.execute(insert(profiles), [row(1), row(2)])
+        return "written"
+
+    def one_then_a_clash(conn: Connection) -> None:
+        conn.execute(insert(profiles), row(3))
+        conn.execute(insert(profiles), row(1))  # the id is taken: the whole transaction fails
+
+    def count(conn: Connection) -> int:
+        return int(conn.execute(select(func.count()).select_from(profiles)).scalar_one())
+
+    async with kit.store() as store:
+        assert await store.transaction(two) == "written"
+        with pytest.raises(Exception):  # noqa: B017 (each store words its refusal its own way)
+            await store.transaction(one_then_a_clash)
+        assert await store.snapshot(count) == 2  # p3 was not kept
+    async with kit.store() as store:  # durable
+        assert await store.snapshot(count) == 2

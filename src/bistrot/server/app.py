@@ -34,7 +34,9 @@ from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
+from bistrot.server.players import Profiles
 from bistrot.server.postgres import PostgresStorage
+from bistrot.server.profile_api import add_profiles
 from bistrot.server.protocol import (
     AnalysisState,
     ApiError,
@@ -76,6 +78,8 @@ from bistrot.tablecore.replay import record_of, replay_of
 CHALLENGER_COOKIE = "bistrot_challenger"
 CHALLENGER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 CHALLENGER_MAX_AGE_S = 10 * 365 * 86400
+#: The Redis keys of the profile quota's buckets, beside the table quota's.
+PROFILE_PREFIX = "bistrot:profile-quota:"
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
     "/replay/{key}",
@@ -154,6 +158,7 @@ def create_app(
     settings = settings or Settings()
     cluster: Cluster | None = None
     redis_quota: RedisTableQuota | None = None
+    profile_quota: TableQuota = LocalTableQuota(settings.profile_quota_burst, settings.profile_quota_per_s)
     if storage is None and settings.redis_url is not None and settings.database_url is not None:
         # One node of several: PostgreSQL with leases and fenced writes, Redis between nodes.
         nodes_store = PostgresStorage(
@@ -165,6 +170,12 @@ def create_app(
             redis_quota = quota = RedisTableQuota(
                 settings.redis_url, settings.table_quota_burst, settings.table_quota_per_s
             )
+        profile_quota = RedisTableQuota(
+            settings.redis_url,
+            settings.profile_quota_burst,
+            settings.profile_quota_per_s,
+            prefix=PROFILE_PREFIX,
+        )
     storage = storage or default_storage(settings)
     room = Room(
         settings,
@@ -196,6 +207,8 @@ def create_app(
             await room.stop()
             if redis_quota is not None:
                 await redis_quota.aclose()
+            if isinstance(profile_quota, RedisTableQuota):
+                await profile_quota.aclose()
 
     app = _App(
         title="bistrot",
@@ -217,6 +230,7 @@ def create_app(
     quota = quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s)
     _add_api(app, room, analyses, quota)
     _add_replays(app, room, settings)
+    add_profiles(app, Profiles(storage), profile_quota)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 

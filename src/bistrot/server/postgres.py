@@ -39,7 +39,7 @@ import psycopg
 from alembic.util import CommandError
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy import event, exc, exists, func, insert, select, text, update
-from sqlalchemy.engine import URL, RowMapping, make_url
+from sqlalchemy.engine import URL, Connection, RowMapping, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -431,6 +431,26 @@ class PostgresStorage:
         rows it changed."""
         async with self._connection(lease=lease) as conn:
             return (await conn.execute(text(sql), params)).rowcount
+
+    async def transaction(self, work: Callable[[Connection], T]) -> T:
+        """As :meth:`~bistrot.server.sqlite.SQLiteStorage.transaction`: ``work`` runs on the
+        synchronous face of one connection, in one READ COMMITTED transaction (not fenced: the
+        rows it writes are no table's)."""
+
+        async def write(conn: AsyncConnection) -> T:
+            return await conn.run_sync(work)
+
+        return await self._write(write, transaction=True)
+
+    async def snapshot(self, work: Callable[[Connection], T]) -> T:
+        """As :meth:`~bistrot.server.sqlite.SQLiteStorage.snapshot` (REPEATABLE READ: one view
+        of the database for every statement of ``work``); once more if the connection had died."""
+
+        async def read() -> T:
+            async with self._connection("REPEATABLE READ") as conn, conn.begin():
+                return await conn.run_sync(work)
+
+        return await self._again_if_dropped(read)
 
     # ------------------------------------------------------------------ writes
 

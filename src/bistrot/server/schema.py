@@ -6,10 +6,10 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'seats', 'tables'], False)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profiles', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(cluster.tables), "owner" in cluster.tables["tables"].c
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'nodes', 'seats', 'tables'], True)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'nodes', 'profiles', 'seats', 'tables'], True)
 """
 
 from __future__ import annotations
@@ -147,6 +147,15 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("claim", String, nullable=False),
         Column("updated_at", Float, nullable=False),
     )
+    Table(
+        "profiles",  # a player's lasting name, without signing up (server/profiles.py)
+        metadata,
+        Column("id", String, primary_key=True),  # public
+        Column("name", String, nullable=False),
+        Column("key_hash", String, nullable=False),  # the key itself is never stored
+        Column("created_at", Float, nullable=False),
+        Index("profiles_key", "key_hash", unique=True),
+    )
     if cluster:
         # A node owns tables while its lease (renewed by the node, on the database's clock)
         # lasts; see bistrot.server.postgres.
@@ -169,6 +178,7 @@ chat = metadata.tables["chat"]
 attempts = metadata.tables["attempts"]
 challenges = metadata.tables["challenges"]
 analyses = metadata.tables["analyses"]
+profiles = metadata.tables["profiles"]
 
 
 # ---------------------------------------------------------------------------- rows and records

@@ -157,6 +157,13 @@ class Settings(BaseSettings):
     replay_cache_bytes: int = Field(32 * 2**20, ge=0)
     """Built replays this node keeps (gzip-compressed, the least recently read dropped first):
     32 MiB holds a few hundred long matches, or thousands of ordinary games."""
+    profile_quota_burst: int = Field(10, ge=1)
+    """Profiles one client address may make at once (``POST /api/profiles``; refused ones count
+    too), then ``profile_quota_per_s``; more get 429 ``too_many_profiles`` with ``Retry-After``.
+    10: a family or a few friends behind one address, each on a device of their own."""
+    profile_quota_per_s: float = Field(1 / 60, gt=0)
+    """Profiles an address may make per second after its burst: one a minute, so a script
+    cannot fill the database with names."""
     expire_waiting_s: float = Field(86_400.0, gt=0)
     """A table still waiting for players (friends who never joined) with no connection at all
     for this long is retired (``table_expired``): one day, as an unanswered invitation."""

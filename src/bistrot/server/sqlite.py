@@ -437,6 +437,22 @@ class SQLiteStorage:
         await self._write(write)
         return saved[0]
 
+    async def transaction(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one write transaction (committed before this returns) and give its
+        answer: how modules beside the tables' (profiles, ratings: :mod:`bistrot.server.players`)
+        write their rows with SQL written once for every store."""
+        answer: list[T] = []
+
+        def write(conn: Connection) -> None:
+            answer.append(work(conn))
+
+        await self._write(write)
+        return answer[0]
+
+    async def snapshot(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` on one consistent read of the store and give its answer."""
+        return await self._read(work)
+
     # ------------------------------------------------------------------ reads
 
     async def _read(self, fn: Callable[[Connection], T]) -> T:

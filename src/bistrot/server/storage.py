@@ -10,9 +10,10 @@ tests/server/test_storage_contract.py is what each must pass.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import exc
+from sqlalchemy import Connection, exc
 
 from bistrot.tablecore.records import (
     AnalysisRecord,
@@ -46,6 +47,8 @@ __all__ = [
     "new_secret",
     "secret_hash",
 ]
+
+T = TypeVar("T")
 
 
 class StoreUnusable(Exception):
@@ -203,4 +206,13 @@ class Storage(Protocol):
 
     async def load_analysis(self, table_id: str) -> AnalysisRecord | None:
         """The analysis of ``table_id`` as stored, or None."""
+        ...
+
+    async def transaction(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` (SQL written once for every store: profiles, ratings) in one write
+        transaction, committed before this returns; its answer."""
+        ...
+
+    async def snapshot(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` on one consistent read of the store; its answer."""
         ...

@@ -1,0 +1,201 @@
+"""Players' profiles: a lasting name without signing up.
+
+``POST /api/profiles {"name": "Ama"}`` makes a profile: a public id anyone may see, a name, and a
+key, the player's only credential.  The key is shown once (in that answer, and set as an HttpOnly
+cookie); the store keeps only its :func:`~bistrot.tablecore.records.secret_hash`, as it does for
+seat tokens.  A request proves its profile with the cookie :data:`COOKIE` or the header
+:data:`HEADER` (scripts): never in a URL.
+
+The SQL is written once, as functions of a synchronous SQLAlchemy connection, and each store runs
+them in its own way (:meth:`~bistrot.server.sqlite.SQLiteStorage.transaction`, ``snapshot``).
+
+>>> profile_name("  Ama ")
+'Ama'
+>>> profile_name("Ame\\u0301lie") == "Am\\u00e9lie"  # NFC: the accent joins its letter
+True
+>>> profile_name("\\u202eevil")
+Traceback (most recent call last):
+...
+bistrot.tablecore.text.TextRefused: a name cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE)
+>>> key_shape("not a key!")
+False
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from sqlalchemy import Connection, insert, select, update
+
+from bistrot.server.protocol import MAX_NAME_CHARS, ApiError, store_refused, store_unreadable
+from bistrot.server.schema import profiles
+from bistrot.tablecore import text as text_rule
+from bistrot.tablecore.records import new_secret, secret_hash
+
+T = TypeVar("T")
+
+#: The cookie that carries a browser's profile key (HttpOnly, SameSite=Lax, Secure over https).
+COOKIE = "bistrot_profile"
+#: The header that carries it for scripts.
+HEADER = "X-Bistrot-Profile"
+#: How long a browser keeps its profile cookie: ten years (the profile is the player's name).
+COOKIE_MAX_AGE_S = 10 * 365 * 86400
+#: What a key looks like (:func:`~bistrot.tablecore.records.new_secret` makes 22 characters).
+_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: What a public profile id looks like.
+PROFILE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+
+
+def profile_name(text: str) -> str:
+    """``text`` as a profile's name: NFC (one spelling for one look), then the one rule of every
+    text shown to others (:func:`bistrot.tablecore.text.check`), 1 to 24 characters."""
+    return text_rule.check(unicodedata.normalize("NFC", text), "a name", MAX_NAME_CHARS)
+
+
+def key_shape(key: str) -> bool:
+    """Whether ``key`` could be a profile key at all (else it is refused before any lookup)."""
+    return _KEY.fullmatch(key) is not None
+
+
+def new_profile_id() -> str:
+    """A public profile id: 96 random bits, 16 URL-safe characters."""
+    return secrets.token_urlsafe(12)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A profile as anyone may see it (no key, no hash)."""
+
+    id: str
+    name: str
+    created_at: float
+
+
+class PlayerStore(Protocol):
+    """What the profiles need of a store: a write transaction and a consistent read, each
+    running SQL written once (both stores have them)."""
+
+    async def transaction(self, work: Callable[[Connection], T]) -> T: ...
+
+    async def snapshot(self, work: Callable[[Connection], T]) -> T: ...
+
+
+def no_profile() -> ApiError:
+    """The refusal of a request that needs a profile and carries no key (401)."""
+    return ApiError(401, "no_profile", f"this needs a profile: make one, or send its key in {HEADER}")
+
+
+def bad_profile_key() -> ApiError:
+    """The refusal of a key that opens no profile (401): nothing is told about which exist."""
+    return ApiError(401, "bad_profile_key", "this profile key opens no profile")
+
+
+def unknown_profile() -> ApiError:
+    """The refusal of a public id that names no profile (404)."""
+    return ApiError(404, "unknown_profile", "there is no profile with this id")
+
+
+class TooManyProfiles(ApiError):
+    """The ``429`` refusal of an address that made its share of profiles; ``retry_after`` whole
+    seconds, which the app sends as ``Retry-After``.
+
+    >>> TooManyProfiles(0.2).retry_after
+    1
+    """
+
+    def __init__(self, wait_s: float) -> None:
+        self.retry_after = max(1, math.ceil(wait_s))
+        message = f"too many new profiles from your address: try again in {self.retry_after} s"
+        super().__init__(429, "too_many_profiles", message)
+
+
+def _profile(row: object) -> Profile:
+    mapping = row._mapping  # type: ignore[attr-defined]
+    return Profile(mapping["id"], mapping["name"], mapping["created_at"])
+
+
+_PUBLIC = (profiles.c.id, profiles.c.name, profiles.c.created_at)
+
+
+class Profiles:
+    """Making, finding and renaming profiles on a :class:`PlayerStore`."""
+
+    def __init__(self, store: PlayerStore, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """``work`` in one transaction of the store; ``storage_error`` (503, nothing changed)
+        if the store refuses it."""
+        try:
+            return await self.store.transaction(work)
+        except Exception as err:
+            raise store_refused() from err
+
+    async def read(self, work: Callable[[Connection], T]) -> T:
+        """``work`` on one read of the store; ``storage_error`` (503) if it cannot be read."""
+        try:
+            return await self.store.snapshot(work)
+        except Exception as err:
+            raise store_unreadable() from err
+
+    async def create(self, name: str) -> tuple[Profile, str]:
+        """A new profile named ``name`` (already checked by :func:`profile_name`) and its key,
+        stored (only the key's hash) before this returns."""
+        profile, key = Profile(new_profile_id(), name, self.clock()), new_secret()
+        row = {"id": profile.id, "name": name, "key_hash": secret_hash(key), "created_at": profile.created_at}
+
+        def write(conn: Connection) -> None:
+            conn.execute(insert(profiles), row)
+
+        await self.write(write)
+        return profile, key
+
+    async def by_key(self, key: str | None) -> Profile:
+        """The profile ``key`` opens; :func:`no_profile` or :func:`bad_profile_key` otherwise."""
+        if not key:
+            raise no_profile()
+        if not key_shape(key):
+            raise bad_profile_key()
+        query = select(*_PUBLIC).where(profiles.c.key_hash == secret_hash(key))
+        row = await self.read(lambda conn: conn.execute(query).first())
+        if row is None:
+            raise bad_profile_key()
+        return _profile(row)
+
+    async def by_id(self, profile_id: str) -> Profile:
+        """The profile of public id ``profile_id``; :func:`unknown_profile` otherwise."""
+        if PROFILE_ID.fullmatch(profile_id) is None:
+            raise unknown_profile()
+        query = select(*_PUBLIC).where(profiles.c.id == profile_id)
+        row = await self.read(lambda conn: conn.execute(query).first())
+        if row is None:
+            raise unknown_profile()
+        return _profile(row)
+
+    async def named(self, profile_ids: list[str]) -> dict[str, str]:
+        """The names of the profiles among ``profile_ids`` (unknown ones left out)."""
+        ids = sorted(set(profile_ids))
+        if not ids:
+            return {}
+        query = select(profiles.c.id, profiles.c.name).where(profiles.c.id.in_(ids))
+        rows = await self.read(lambda conn: list(conn.execute(query)))
+        return {r.id: r.name for r in rows}
+
+    async def rename(self, profile: Profile, name: str) -> Profile:
+        """``profile`` renamed ``name`` (already checked), stored before this returns."""
+        statement = update(profiles).where(profiles.c.id == profile.id).values(name=name)
+
+        def write(conn: Connection) -> None:
+            if conn.execute(statement).rowcount != 1:
+                raise LookupError(f"no profile {profile.id!r}")
+
+        await self.write(write)
+        return Profile(profile.id, name, profile.created_at)

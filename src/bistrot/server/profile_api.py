@@ -1,0 +1,139 @@
+"""The HTTP routes of profiles (docs/protocol.md, "Profiles"): make one, see and rename one's own,
+see anyone's public profile.
+
+The key travels only in the answer that makes a profile, in the cookie :data:`~bistrot.server.
+players.COOKIE` (HttpOnly, SameSite=Lax, Secure when the page came over https), and in the header
+:data:`~bistrot.server.players.HEADER` that scripts send: never in a URL, so never in an access
+log.  Making profiles costs a token of the address's own bucket (the table quota's machinery,
+:mod:`bistrot.server.quota`, with its own size).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, Response
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from bistrot.server.players import (
+    COOKIE,
+    COOKIE_MAX_AGE_S,
+    HEADER,
+    Profile,
+    Profiles,
+    TooManyProfiles,
+    profile_name,
+)
+from bistrot.server.protocol import ErrorBody
+from bistrot.server.quota import TableQuota, client_key
+
+ProfileName = Annotated[str, AfterValidator(profile_name)]
+
+#: The header, as the routes declare it (so the OpenAPI schema shows it).
+ProfileKey = Annotated[
+    str | None,
+    Header(
+        alias=HEADER,
+        max_length=200,
+        description="the profile's key, for a client without the profile cookie (never in a URL)",
+    ),
+]
+
+_ERROR = {"model": ErrorBody}
+RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {code: _ERROR for code in (401, 422, 503)}
+CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: _ERROR, 503: _ERROR, 429: {"model": ErrorBody, "headers": RETRY_AFTER},
+}  # fmt: skip
+
+
+class NewProfile(BaseModel):
+    """``POST /api/profiles``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: ProfileName = Field(max_length=200, description="1 to 24 characters, shown to others")
+
+
+class Rename(NewProfile):
+    """``PATCH /api/profile``."""
+
+
+class MadeProfile(BaseModel):
+    """A new profile and its key: the only answer that ever holds the key."""
+
+    profile: str
+    name: str
+    key: str
+
+
+class OwnProfile(BaseModel):
+    """One's own profile (the key is not repeated)."""
+
+    profile: str
+    name: str
+    created: float
+
+
+class PublicProfile(BaseModel):
+    """What anyone may see of a profile."""
+
+    profile: str
+    name: str
+    created: float
+
+
+def key_of(request: Request, header: str | None) -> str | None:
+    """The profile key a request carries: its header, else its cookie."""
+    return header if header is not None else request.cookies.get(COOKIE)
+
+
+def own(profile: Profile) -> dict[str, Any]:
+    """The answer of one's own profile."""
+    return {"profile": profile.id, "name": profile.name, "created": profile.created_at}
+
+
+def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
+    """Register the profile routes on ``app``."""
+
+    @app.post(
+        "/api/profiles",
+        status_code=201,
+        response_model=MadeProfile,
+        responses=CREATE_ERRORS,
+        tags=["players"],
+    )
+    async def make_profile(body: NewProfile, request: Request, response: Response) -> dict[str, Any]:
+        """Make a profile (within the address's quota of new profiles): its public id, its name
+        and its key, also set as the profile cookie.  Keep the key: it is shown only here."""
+        wait = await quota.wait(client_key(request.client.host if request.client else ""))
+        if wait > 0:
+            raise TooManyProfiles(wait)
+        profile, key = await profiles.create(body.name)
+        response.set_cookie(
+            COOKIE, key, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="lax",
+            secure=request.url.scheme == "https",
+        )  # fmt: skip
+        return {"profile": profile.id, "name": profile.name, "key": key}
+
+    @app.get("/api/profile", response_model=OwnProfile, responses=AUTH_ERRORS, tags=["players"])
+    async def my_profile(request: Request, key: ProfileKey = None) -> dict[str, Any]:
+        """The caller's own profile (by its cookie or header): ``no_profile``, ``bad_profile_key``
+        (401) otherwise."""
+        return own(await profiles.by_key(key_of(request, key)))
+
+    @app.patch("/api/profile", response_model=OwnProfile, responses=AUTH_ERRORS, tags=["players"])
+    async def rename(body: Rename, request: Request, key: ProfileKey = None) -> dict[str, Any]:
+        """Rename the caller's profile."""
+        profile = await profiles.by_key(key_of(request, key))
+        return own(await profiles.rename(profile, body.name))
+
+    @app.get(
+        "/api/profiles/{profile_id}",
+        response_model=PublicProfile,
+        responses={404: _ERROR, 503: _ERROR},
+        tags=["players"],
+    )
+    async def public_profile(profile_id: str) -> dict[str, Any]:
+        """A profile as anyone sees it: its name and when it was made (no key)."""
+        return own(await profiles.by_id(profile_id))
