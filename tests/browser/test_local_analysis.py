@@ -22,24 +22,19 @@ from .oti_driver import play_until_over
 from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
 
 # Asks the page's worker for the analysis, as the replay page does: every progress message and
-# the answer, in the order they came.
-ANALYSE_JS = """async (table) => {
-  const { localAnalysis, localAnalysisStored } = await import('/static/js/offline.js');
+# the answer, in the order they came.  With ``beside``, a new table is opened on the device while
+# the analysis runs, and "table" is noted among them when its answer comes.
+ANALYSE_JS = """async ([table, beside]) => {
+  const { localAnalysis, localAnalysisStored, createLocalTable } = await import('/static/js/offline.js');
   const before = await localAnalysisStored(table);
   const seen = [];
-  const analysis = await localAnalysis(table, (p) => seen.push(p));
-  seen.push('answer');
+  const analysing = localAnalysis(table, (p) => seen.push(p)).then((a) => { seen.push('answer'); return a; });
+  if (beside) {
+    await createLocalTable({game: 'oti', mode: 'hotseat', rules: {players: 2}});
+    seen.push('table');
+  }
+  const analysis = await analysing;
   return {before, seen, analysis, stored: await localAnalysisStored(table)};
-}"""
-# Asks for the analysis and, while it runs, opens a new table on the device: the order in which
-# the two answers came.
-BESIDE_JS = """async (table) => {
-  const { localAnalysis, createLocalTable } = await import('/static/js/offline.js');
-  const order = [];
-  const analysed = localAnalysis(table).then((analysis) => { order.push('analysis'); return analysis; });
-  await createLocalTable({game: 'oti', mode: 'hotseat', rules: {players: 2}});
-  order.push('table');
-  return {order, analysis: await analysed};
 }"""
 RECORD_JS = """async (table) => (await import('/static/js/offline.js')).localRecord(table)"""
 FORGET_JS = """async (table) => {
@@ -72,12 +67,17 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     assert page.evaluate(REFUSED_JS, table) == "not_over"  # the cards still hidden stay hidden
     play_until_over(page)
 
-    first = page.evaluate(ANALYSE_JS, table)
+    first = page.evaluate(ANALYSE_JS, [table, True])
     analysis = first["analysis"]
     total = len(analysis["moves"])
     assert first["before"] is None and total > 0
+    # It runs in a worker of its own: the device's play does not wait for it, a table opened
+    # meanwhile is answered first.
+    seen = first["seen"]
+    assert "table" in seen and seen.index("table") < seen.index("answer"), seen
     # Progress after each decision, all of it before the answer, which settles the call once.
-    assert first["seen"] == [{"done": d, "total": total} for d in range(1, total + 1)] + ["answer"]
+    progress = [step for step in seen if step != "table"]
+    assert progress == [{"done": d, "total": total} for d in range(1, total + 1)] + ["answer"]
     assert first["stored"] == analysis
     # The very analysis CPython makes of the game's record, with the device's settings.
     record = page.evaluate(RECORD_JS, table)["record"]
@@ -87,28 +87,32 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
     assert set(analysis["players"]) == {"0", "1"} and analysis["over"]
 
     # Asked again: the stored answer, nothing computed.
-    again = page.evaluate(ANALYSE_JS, table)
+    again = page.evaluate(ANALYSE_JS, [table, False])
     assert again["seen"] == ["answer"] and again["before"] == again["analysis"] == analysis
-    # Computed again (its copy dropped), it runs in a worker of its own: the device's play does
-    # not wait for it, a table opened meanwhile is answered first.
-    page.evaluate(DROP_JS, table)
-    beside = page.evaluate(BESIDE_JS, table)
-    assert beside == {"order": ["table", "analysis"], "analysis": analysis}
     # A new page (a new worker, nothing in its memory): still kept on the device.
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=offline-note]")
-    kept = page.evaluate(ANALYSE_JS, table)
+    kept = page.evaluate(ANALYSE_JS, [table, False])
     assert kept["before"] == analysis and kept["seen"] == ["answer"] and kept["analysis"] == analysis
-    # The replay page shows it at once, then, its copy dropped, computes it again when asked,
-    # with its progress, and marks the same steps.
+    # The replay page shows it at once, and marks the steps it marked.
     page.goto(f"{server.base}/replay/{table}")
     page.wait_for_selector("[data-testid=analysis][data-status=done] [data-testid=accuracy]", timeout=60000)
+    marks_as_analysed(page, analysis)
+    # Its copy dropped, the replay page computes it again when asked, with its progress: the same.
     page.evaluate(DROP_JS, table)
     page.reload()
     page.click("[data-action=analyse]", timeout=60000)
     page.wait_for_selector("[data-testid=analysis] progress")
     page.wait_for_selector("[data-testid=analysis][data-status=done]", timeout=120000)
     assert page.locator("[data-testid=accuracy] tbody tr").count() == 2
+    assert page.evaluate(ANALYSE_JS, [table, False])["analysis"] == analysis
+    marks_as_analysed(page, analysis)
+    # Forgetting the game forgets its analysis.
+    assert page.evaluate(FORGET_JS, table) is None
+
+
+def marks_as_analysed(page, analysis: dict) -> None:
+    """At each step of the replay open in ``page``, the mark the analysis gave that move, if any."""
     labels = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
     for move in analysis["moves"]:
         page.locator("[data-testid=replay-slider]").fill(str(move["index"] + 1))
@@ -116,5 +120,3 @@ def test_a_device_game_is_analysed_in_the_worker_once_with_progress(server, page
         page.wait_for_function(at, arg=move["index"] + 1)
         shown = page.locator("[data-testid=mark]").all_inner_texts()
         assert shown == ([labels[move["mark"]]] if move["mark"] else []), move
-    # Forgetting the game forgets its analysis.
-    assert page.evaluate(FORGET_JS, table) is None
