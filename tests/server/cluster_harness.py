@@ -24,8 +24,10 @@ TRANSIENT = frozenset({"table_moving", "node_unreachable", "busy", "storage_erro
 #: default one too): a ping after this long without a message ...
 PING_IDLE_S = 0.5
 #: ... and the connection given up when nothing came within this of the ping; a new connection
-#: given up when no state came within this of opening it (its node may be the silent one).
+#: given up when it did not open within this (its node may be the silent one) ...
 SILENCE_S = 1.0
+#: ... or brought no state within this once open.
+STATE_S = 5.0
 
 
 def node_env() -> dict[str, str]:
@@ -141,9 +143,10 @@ def reconnect(url: str, table: str, token: str, since: int, within_s: float = 20
 
 class PagePlayer:
     """One seat played as the page plays it: connected to some node; when its socket closes, or
-    falls silent (no answer to a ping within :data:`SILENCE_S`), it reconnects with ``since`` to
-    a random live node, or through ``via`` (a proxy's URL); an action left without an answer is
-    sent again with the same id (the table acknowledges a stored one again, never twice)."""
+    falls silent (no answer to a ping in time: ``keep_alive``, the module's timings by default),
+    it reconnects with ``since`` to a random live node, or through ``via`` (a proxy's URL); an
+    action left without an answer is sent again with the same id (the table acknowledges a
+    stored one again, never twice)."""
 
     def __init__(
         self,
@@ -153,10 +156,13 @@ class PagePlayer:
         rng: random.Random,
         home: int | None = None,
         via: str | None = None,
+        keep_alive: tuple[float, float, float] = (PING_IDLE_S, SILENCE_S, STATE_S),
     ) -> None:
         self.nodes, self.table, self.token, self.rng = nodes, table, token, rng
         self.home = home  # the node of the first connection (later ones: any live node)
         self.via = via
+        #: The keep-alive's timings: ping after, given up after, a state within (see above).
+        self.ping_idle_s, self.silence_s, self.state_s = keep_alive
         #: When the last message came (time.monotonic), and when the ping unanswered was sent.
         self.heard = 0.0
         self.pinged: float | None = None
@@ -195,8 +201,8 @@ class PagePlayer:
                 # The first connection gets the whole state; later ones catch up from the seq
                 # seen.  A node that does not answer within SILENCE_S is given up.
                 since = self.seq if self.state else None
-                client = Client(url, self.table, self.token, since=since, open_timeout=SILENCE_S)
-                self._read(client.wait_for(lambda m: m["type"] == "state", timeout=SILENCE_S))
+                client = Client(url, self.table, self.token, since=since, open_timeout=self.silence_s)
+                self._read(client.wait_for(lambda m: m["type"] == "state", timeout=self.state_s))
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
                 if client is not None:
                     close_quietly(client)
@@ -222,15 +228,16 @@ class PagePlayer:
     def recv(self, timeout: float) -> dict[str, Any] | None:
         """The next message (None after ``timeout``); a closed socket is reopened elsewhere, and
         so is a silent one: after :data:`PING_IDLE_S` without a message a ``ping`` is sent, and
-        if nothing comes within :data:`SILENCE_S` of it the connection is given up."""
+        if nothing comes within :data:`SILENCE_S` of it the connection is given up (or the
+        player's own ``keep_alive`` timings)."""
         client = self.connect()
         now = time.monotonic()
         try:
-            if self.pinged is None and now - self.heard >= PING_IDLE_S:
+            if self.pinged is None and now - self.heard >= self.ping_idle_s:
                 client.send({"type": "ping"})
                 self.pinged = now
             if self.pinged is not None:
-                left = self.pinged + SILENCE_S - now
+                left = self.pinged + self.silence_s - now
                 if left <= 0:
                     self.silences += 1
                     close_quietly(client)
