@@ -29,12 +29,23 @@ page does (tests/server/cluster_harness.py's PagePlayer: reconnecting to a live 
 failover time (aims: median at most 5 s, max at most 10 s).  Node k is then started again with
 the same arguments.
 
+Pauses (``--pauses``, after the kills): each time, a friends table opened on node k with its
+four players' first sockets on every node (one on node k, which will hang, the others relayed)
+makes one acknowledged action; node k and its children are paused with SIGSTOP for
+``--pause-s`` seconds (a long GC pause, a frozen VM), and the player whose turn it is acts at
+once, as the page does: its silent socket given up (docs/protocol.md, "Keep-alive", at the
+page's timings), reconnected to a random node that has not exited (the paused one included, as a
+proxy would) and the action sent again until it is acknowledged.  The time from the pause to
+that ack is the pause's recovery time (aim: at most 6 s, with the default 3 s lease).  Node k is
+then resumed (SIGCONT) after its ``--pause-s``, and rejoins by itself.
+
 The exit status is 1 if something went wrong (a node that did not start, an error in a node's
 log, a client error or refusal, a failover that never came back), not for a missed aim.
 Everything is bounded (loopback only, a fixed number of tables, a fixed duration) and every
 server, process and temporary folder the script started is stopped or removed, on Ctrl-C too.
 
     nice -n 10 .venv/bin/python bench/cluster.py --tables 300 --duration 30 --kills 10
+    nice -n 10 .venv/bin/python bench/cluster.py --tables 30 --duration 10 --kills 0 --pauses 6
 """
 
 from __future__ import annotations
@@ -97,6 +108,12 @@ FAILOVER_MEDIAN_AIM_S = 5.0
 FAILOVER_MAX_AIM_S = 10.0
 #: A failover not acknowledged within this is a failure (and the run's exit status 1).
 FAILOVER_LIMIT_S = 30.0
+#: The issue's aim for a node paused: every table acknowledges again within this of the pause.
+PAUSE_AIM_S = 6.0
+#: The page's keep-alive (src/bistrot/web/static/js/transport.js, docs/protocol.md): a ping after
+#: 1 s without a message, the socket given up 2 s later, or when not open within 3 s (the
+#: harness's PagePlayer gives one up when not open within its silence), or without a state in 10 s.
+PAGE_KEEP_ALIVE = (1.0, 2.0, 10.0)
 #: Seconds between the end of the load and the first kill.
 SETTLE_S = 5.0
 #: The start of a log record (``2026-12-01 04:41:02,123 WARNING ...``), or of uvicorn's own.
@@ -160,6 +177,16 @@ class Node:
                 os.kill(pid, signal.SIGKILL)
         self.proc.wait(30)
         return killed_at
+
+    def signal(self, signum: int) -> float:
+        """``signum`` to the node and its children; the moment it was sent (time.monotonic)."""
+        assert self.proc is not None
+        tree = process_tree(self.proc.pid)
+        sent_at = time.monotonic()
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
+        return sent_at
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -443,6 +470,56 @@ def failover(
     return times
 
 
+def pauses(
+    nodes: list[Node], count: int, pause_s: float, rng: random.Random, problems: list[str]
+) -> list[float]:
+    """``count`` owner pauses (see the module docstring); the recovery times, in seconds."""
+    print(
+        f"\n== Pauses: {count} owners paused {pause_s:g} s (SIGSTOP, then SIGCONT);"
+        " the table's next action acked through a live node"
+    )
+    time.sleep(SETTLE_S)
+    times = []
+    for i in range(count):
+        victim = nodes[i % len(nodes)]
+        others = [n for n in nodes if n is not victim]
+        players: list[Any] = []
+        paused_at = None
+        try:
+            tid, tokens, _watch = friends_table([victim, *others], target=10)
+            homes = [nodes.index(n) for n in (victim, *others, others[0])]
+            players = [
+                PagePlayer(nodes, tid, t, rng, home=h, keep_alive=PAGE_KEEP_ALIVE)  # (the tests' are halves)
+                for t, h in zip(tokens, homes, strict=True)
+            ]
+            play(players, rng, actions=1)
+            mover = next_mover(players)
+            assert mover is not None, "the match is over after one action"
+            action = rng.choice(mover.view["legal"])
+            paused_at = victim.signal(signal.SIGSTOP)
+            answer = mover.answer(mover.send_act(action), action, within_s=FAILOVER_LIMIT_S)
+            took = time.monotonic() - paused_at
+            assert answer["type"] == "ack", f"the action after the pause was refused: {answer}"
+            times.append(took)
+            where = "on the paused node" if homes[players.index(mover)] == nodes.index(victim) else "relayed"
+            print(
+                f"pause {i + 1:2}: {victim.name} paused, the action sent at once (its player's first"
+                f" socket {where}) acked {took:.2f} s later ({mover.connections - 1} reconnection(s),"
+                f" {mover.silences} given up silent)"
+            )
+        except Exception as err:
+            problems.append(f"pause {i + 1}: {type(err).__name__}: {err}")
+            print(f"pause {i + 1:2}: {victim.name}: FAILED: {type(err).__name__}: {err}")
+            traceback.print_exc(limit=3)
+        finally:
+            if paused_at is not None:
+                time.sleep(max(0.0, paused_at + pause_s - time.monotonic()))
+                victim.signal(signal.SIGCONT)
+            close_all(players)
+        time.sleep(2.0)  # the resumed node rejoins (under a new id) before the next pause
+    return times
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -596,16 +673,34 @@ def run(
                 f" max {worst:.2f} s (aim <= {FAILOVER_MAX_AIM_S:g} s:"
                 f" {'met' if worst <= FAILOVER_MAX_AIM_S else 'MISSED'})"
             )
+    if args.pauses:
+        times = pauses(cluster, args.pauses, args.pause_s, random.Random(args.seed + 1), problems)
+        if times:
+            median, worst = statistics.median(times), max(times)
+            print(
+                f"pause recovery (pause -> next action acknowledged), {len(times)} pauses of"
+                f" {args.pause_s:g} s: median {median:.2f} s, max {worst:.2f} s"
+                f" (aim <= {PAUSE_AIM_S:g} s: {'met' if worst <= PAUSE_AIM_S else 'MISSED'})"
+            )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = load_arguments(__doc__, tables=300, duration=30.0, warmup=5.0)
     parser.add_argument("--kills", type=int, default=10, help="owner kills measured after the load")
+    parser.add_argument("--pauses", type=int, default=0, help="owner pauses measured after the kills")
+    parser.add_argument("--pause-s", type=float, default=10.0, help="how long each paused owner stays paused")
     parser.add_argument("--lease", type=float, default=3.0, help="the nodes' lease (BISTROT_NODE_LEASE_S)")
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= 2000 or not 0 < args.duration <= 600 or not 0 <= args.kills <= 100:
+    if (
+        not 1 <= args.tables <= 2000
+        or not 0 < args.duration <= 600
+        or not 0 <= args.kills <= 100
+        or not 0 <= args.pauses <= 100
+        or not 0 < args.pause_s <= 60
+    ):
         parser.error(
-            "--tables is 1 to 2000, --duration at most 600 s, --kills at most 100 (the benchmark is bounded)"
+            "--tables is 1 to 2000, --duration at most 600 s, --kills and --pauses at most 100,"
+            " --pause-s at most 60 s (the benchmark is bounded)"
         )
     if not 0.5 <= args.lease <= 60:
         parser.error("--lease is 0.5 to 60 s")

@@ -1,9 +1,10 @@
 """Nodes of one card room on a throwaway PostgreSQL and Redis, and players that behave as the
 page does across them (reconnect to any live node with ``since``, retry an unanswered action
-with its id)."""
+with its id, give up a silent connection: docs/protocol.md, "Keep-alive")."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -19,6 +20,14 @@ LEASE_S = 1.5
 TAKEOVER_S = 5.0
 #: Refusals that mean "not now, try again" (nothing was stored): the page retries them.
 TRANSIENT = frozenset({"table_moving", "node_unreachable", "busy", "storage_error"})
+#: The keep-alive of docs/protocol.md, at half the page's timings (the tests' lease is half the
+#: default one too): a ping after this long without a message ...
+PING_IDLE_S = 0.5
+#: ... and the connection given up when nothing came within this of the ping; a new connection
+#: given up when it did not open within this (its node may be the silent one) ...
+SILENCE_S = 1.0
+#: ... or brought no state within this once open.
+STATE_S = 5.0
 
 
 def node_env() -> dict[str, str]:
@@ -88,11 +97,12 @@ def stored_events(db_url: str, table: str) -> list[tuple[int, int, str, str | No
     return [(int(r[0]), int(r[1]), r[2], r[3]) for r in rows]
 
 
-def friends_table(nodes: list[Any]) -> tuple[str, list[str], str]:
-    """A friends table opened on nodes[0], its other seats joined through the others (a node
-    or the proxy: anything with a url)."""
+def friends_table(nodes: list[Any], target: int = 1) -> tuple[str, list[str], str]:
+    """A friends table of Omi to ``target`` tokens opened on nodes[0], its other seats joined
+    through the others (a node or the proxy: anything with a url)."""
+    rules = {"target": target}
     with http(nodes[0].url) as client:
-        created = client.post("/api/tables", json={"game": "omi", "mode": "friends", "rules": {"target": 1}})
+        created = client.post("/api/tables", json={"game": "omi", "mode": "friends", "rules": rules})
         assert created.status_code == 201, created.text
         body = created.json()
     tid = body["table"]
@@ -132,15 +142,32 @@ def reconnect(url: str, table: str, token: str, since: int, within_s: float = 20
 
 
 class PagePlayer:
-    """One seat played as the page plays it: connected to some node; when its socket closes it
-    reconnects to a random live node with ``since``; an action left without an answer is sent
-    again with the same id (the table acknowledges a stored one again, never twice)."""
+    """One seat played as the page plays it: connected to some node; when its socket closes, or
+    falls silent (no answer to a ping in time: ``keep_alive``, the module's timings by default),
+    it reconnects with ``since`` to a random live node, or through ``via`` (a proxy's URL); an
+    action left without an answer is sent again with the same id (the table acknowledges a
+    stored one again, never twice)."""
 
     def __init__(
-        self, nodes: list[ProcessServer], table: str, token: str, rng: random.Random, home: int | None = None
+        self,
+        nodes: list[Any],
+        table: str,
+        token: str,
+        rng: random.Random,
+        home: int | None = None,
+        via: str | None = None,
+        keep_alive: tuple[float, float, float] = (PING_IDLE_S, SILENCE_S, STATE_S),
     ) -> None:
         self.nodes, self.table, self.token, self.rng = nodes, table, token, rng
         self.home = home  # the node of the first connection (later ones: any live node)
+        self.via = via
+        #: The keep-alive's timings: ping after, given up after, a state within (see above).
+        self.ping_idle_s, self.silence_s, self.state_s = keep_alive
+        #: When the last message came (time.monotonic), and when the ping unanswered was sent.
+        self.heard = 0.0
+        self.pinged: float | None = None
+        #: Connections given up for their silence.
+        self.silences = 0
         self.client: Client | None = None
         self.state: dict[str, Any] | None = None
         self.acks: dict[str, int] = {}  # action id -> acknowledged seq
@@ -165,12 +192,20 @@ class PagePlayer:
         while True:
             live = [n for n in self.nodes if alive(n)]
             assert live, "no node is alive"
-            node = self.nodes[self.home] if self.home is not None else self.rng.choice(live)
+            if self.home is not None:
+                url = self.nodes[self.home].url
+            else:
+                url = self.via or self.rng.choice(live).url
+            client = None
             try:
-                # The first connection gets the whole state; later ones catch up from the seq seen.
-                client = Client(node.url, self.table, self.token, since=self.seq if self.state else None)
-                self._read(client.wait_for(lambda m: m["type"] == "state"))
+                # The first connection gets the whole state; later ones catch up from the seq
+                # seen.  A node that does not answer within SILENCE_S is given up.
+                since = self.seq if self.state else None
+                client = Client(url, self.table, self.token, since=since, open_timeout=self.silence_s)
+                self._read(client.wait_for(lambda m: m["type"] == "state", timeout=self.state_s))
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                if client is not None:
+                    close_quietly(client)
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
@@ -179,6 +214,7 @@ class PagePlayer:
                 self.home = None
             self.connections += 1
             self.client = client
+            self.heard, self.pinged = time.monotonic(), None
             return client
 
     def _read(self, message: dict[str, Any]) -> None:
@@ -190,15 +226,31 @@ class PagePlayer:
                 assert known == (last["seat"], last["action"]), f"seq {last['seq']} told as {known}, {last}"
 
     def recv(self, timeout: float) -> dict[str, Any] | None:
-        """The next message (None after ``timeout``); a closed socket is reopened elsewhere."""
+        """The next message (None after ``timeout``); a closed socket is reopened elsewhere, and
+        so is a silent one: after :data:`PING_IDLE_S` without a message a ``ping`` is sent, and
+        if nothing comes within :data:`SILENCE_S` of it the connection is given up (or the
+        player's own ``keep_alive`` timings)."""
         client = self.connect()
+        now = time.monotonic()
         try:
+            if self.pinged is None and now - self.heard >= self.ping_idle_s:
+                client.send({"type": "ping"})
+                self.pinged = now
+            if self.pinged is not None:
+                left = self.pinged + self.silence_s - now
+                if left <= 0:
+                    self.silences += 1
+                    close_quietly(client)
+                    self.client = None
+                    return None
+                timeout = min(timeout, left)
             message = client.recv(timeout)
         except TimeoutError:
             return None
         except ConnectionClosed:
             self.client = None
             return None
+        self.heard, self.pinged = time.monotonic(), None
         self._read(message)
         return message
 
@@ -246,6 +298,13 @@ class PagePlayer:
         if self.client is not None:
             self.client.close()
             self.client = None
+
+
+def close_quietly(client: Client) -> None:
+    """Close a client's socket without waiting on a peer that may never answer."""
+    with contextlib.suppress(Exception):
+        client.ws.close_timeout = 0.1
+        client.close()
 
 
 def next_mover(players: list[PagePlayer], within_s: float = 30.0) -> PagePlayer | None:

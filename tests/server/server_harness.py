@@ -136,7 +136,14 @@ def open_table(base: str, **body: Any) -> dict[str, Any]:
 class Client:
     """A WebSocket client that keeps every message it receives and the latest state."""
 
-    def __init__(self, base: str, table: str, token: str | None, since: int | None = None) -> None:
+    def __init__(
+        self,
+        base: str,
+        table: str,
+        token: str | None,
+        since: int | None = None,
+        open_timeout: float = TIMEOUT,
+    ) -> None:
         url = base.replace("http://", "ws://") + f"/ws/{table}"
         query = []
         if token is not None:
@@ -146,7 +153,7 @@ class Client:
         if query:
             url += "?" + "&".join(query)
         self.ws: ClientConnection = connect(
-            url, open_timeout=TIMEOUT, max_size=2**22, max_queue=None, legacy=True
+            url, open_timeout=open_timeout, max_size=2**22, max_queue=None, legacy=True
         )
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None

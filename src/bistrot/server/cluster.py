@@ -6,8 +6,13 @@ A node may claim a table nobody owns, or whose owner's lease has run out; every 
 is fenced in its own transaction (owner is this node *and* its lease is live *and*, for actions,
 the seq follows), so a node that was paused or cut off past its lease cannot store anything,
 whatever it still believes.  A node that finds its lease gone drops every table from memory and
-comes back under a new id.  Failover: every second each node claims a few *orphans* (unfinished
-tables whose owner is not live) and rebuilds them from the database; they resume at once.
+comes back under a new id.  It need not wait for its renewal to learn it: before any command of
+its tables runs (:meth:`Cluster.lease_lost`, the tables' fence) it compares its own monotonic
+clock with the last renewal it asked for, so a node woken from a pause longer than its lease
+drops its tables and closes their sockets (1012) before it does anything else for them.
+
+Failover: every second each node claims a few *orphans* (unfinished tables whose owner is not
+live) and rebuilds them from the database; they resume at once.
 
 **Reaching the owner** goes over the :mod:`~bistrot.server.bus`.  An HTTP request about a table
 owned elsewhere becomes a *call* to the owner's room (the same method, run there).  A WebSocket
@@ -15,7 +20,11 @@ landing on another node is *relayed*: the edge node keeps the socket (rate limit
 owner keeps a :class:`RemoteConn` in the table's fan-out like any connection, so presence, the
 grace period and the "away" badge are the table's own, wherever the socket is.  When an owner
 dies, or the bus is lost, relayed sockets are closed with 1012 (service restart): the page
-reconnects to any node with ``since`` and misses nothing.
+reconnects to any node with ``since`` and misses nothing.  A node that hangs instead (paused,
+starved) is found sooner than its lease: every node pings, over the bus, each node it relays
+sockets to or waits on for a call, and one that has not answered within two thirds of a lease
+is *silent*: its relayed sockets are closed (1012), the calls waiting on it fail, and new ones
+fail at once (``node_unreachable``) until it answers again or its lease runs out.
 """
 
 from __future__ import annotations
@@ -54,6 +63,9 @@ FORGET_EVERY = 600
 FORGET_DEAD_AFTER_S = 3600.0
 #: Seconds a call to another node may take.
 CALL_TIMEOUT_S = 5.0
+#: A node not answering a ping within this share of a lease is silent (see the module docstring);
+#: pings are sent every sixth of a lease.
+SILENT_AFTER_LEASES = 2 / 3
 #: Room methods another node may call here (each takes the table or challenge id first).
 CALLABLE = frozenset(
     {
@@ -180,18 +192,30 @@ class Cluster:
         self._running: set[asyncio.Task[Any]] = set()
         #: Whether this node's lease is live, as far as it knows.
         self.leased = False
+        #: When (loop time) the last successful renewal was asked for: the lease runs to at
+        #: least this plus ``lease_s`` on the database's clock.
+        self._renewed_at = 0.0
+        #: Set when the lease is found lost: the lease loop joins again under a new id.
+        self._rejoin = asyncio.Event()
+        #: Nodes pinged and not answered yet, and since when (loop time).
+        self._pinged: dict[str, float] = {}
+        #: Nodes that did not answer a ping in time (see the module docstring).
+        self.silent: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self, room: Room) -> None:
         """Join the card room: a lease, the bus, the sweeps."""
         self._room = room
+        asked = asyncio.get_running_loop().time()
         await self.store.register_node()
+        self._renewed_at = asked
         self.leased = True
         self.bus.start(self.node)
         self._tasks = [
             asyncio.create_task(self._lease_loop(), name="cluster-lease"),
             asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
+            asyncio.create_task(self._watch_loop(), name="cluster-watch"),
         ]
         log.info("node %s joined the card room", self.node)
 
@@ -257,44 +281,66 @@ class Cluster:
         """A table leaves this node's memory: anyone may claim it next."""
         await self.store.release(table_id)
 
+    def lease_lost(self) -> bool:
+        """Whether this node has lost its lease: it knew so already, or its own clock says the
+        last renewal it asked for is a lease old (it was paused, or its renewals failed).  Then,
+        at once, before anything else runs, every table is dropped from memory and its sockets
+        closed (1012), every relay closed, and the lease loop is told to join again."""
+        if self.leased and asyncio.get_running_loop().time() - self._renewed_at >= self.lease_s:
+            self._lease_ran_out()
+        return not self.leased
+
+    def _lease_ran_out(self) -> None:
+        if not self.leased:
+            return
+        self.leased = False
+        log.warning("node %s lost its lease: dropping its tables and joining again", self.node)
+        self.room.drop_all()
+        self._drop_links("this server lost its tables: reconnect")
+        self._rejoin.set()
+
     async def _lease_loop(self) -> None:
         every = self.lease_s / 3
         loop = asyncio.get_running_loop()
-        renewed = loop.time()
         while True:
-            await asyncio.sleep(every)
-            try:
-                ok = await self.store.renew_node()
-            except Exception as err:
-                # Said once per outage, with the refusals it causes (not every third of a lease).
-                self.room.outage.failed(err)
-                if loop.time() - renewed < self.lease_s:
-                    continue
-                ok = False  # past the lease without a renewal: its tables may be elsewhere now
-            if ok:
-                self.room.outage.answered()
-                renewed = loop.time()
-                continue
-            await self._reborn()
-            renewed = loop.time()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._rejoin.wait(), every)
+            if self.leased:
+                asked = loop.time()
+                try:
+                    renewed = await self.store.renew_node()
+                except Exception as err:
+                    # Said once per outage, with the refusals it causes (not every third of a
+                    # lease); past the lease without a renewal, its tables may be elsewhere now.
+                    self.room.outage.failed(err)
+                    self.lease_lost()
+                else:
+                    if renewed:
+                        self.room.outage.answered()
+                        if self.leased:  # (not found lost meanwhile)
+                            self._renewed_at = asked
+                    else:
+                        self._lease_ran_out()
+            if not self.leased:
+                await self._reborn()
 
     async def _reborn(self) -> None:
-        """This node's lease ran out: drop every table, every relay, and join again as new."""
-        self.leased = False
+        """This node lost its lease (its tables and links are dropped): join again as new."""
         old = self.node
-        log.warning("node %s lost its lease: dropping its tables and joining again", old)
-        await self.room.drop_all()
-        self._drop_links("this server lost its tables: reconnect")
         self.node = new_node_id()
         self.store.node = self.node
         self.bus.listen_as(self.node)
+        loop = asyncio.get_running_loop()
         while True:
+            asked = loop.time()
             try:
                 await self.store.register_node()
                 break
             except Exception as err:
                 self.room.outage.failed(err)
                 await asyncio.sleep(self.lease_s / 3)
+        self._renewed_at = asked
+        self._rejoin.clear()
         self.leased = True
         log.info("node %s is back as %s", old, self.node)
 
@@ -318,6 +364,7 @@ class Cluster:
                 await self.room.get(table_id)
         live = await self.store.live_nodes()
         self._cut_links(lambda node: node not in live)
+        self.silent &= live  # (a node gone is found by its lease from now on)
 
     def _cut_links(self, gone: Callable[[str], bool]) -> None:
         """Close the relays to nodes that are ``gone`` (their clients reconnect anywhere) and
@@ -331,6 +378,47 @@ class Cluster:
                 self._forget_remote(conn_id)
 
     # ------------------------------------------------------------------ the bus
+
+    # ------------------------------------------------------------------ silent nodes
+
+    async def _watch_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.lease_s / 6)
+            self._watch(loop.time())
+
+    def _watch(self, now: float) -> None:
+        """Ping every node this one relays sockets to, waits on, or found silent; a node that has
+        not answered its ping for two thirds of a lease becomes silent (see the module docstring)."""
+        if not self.bus.up or self.lease_lost():
+            self._pinged.clear()
+            return
+        watched = {relay.owner for relay in self._relays.values()}
+        watched |= {node for node, _future in self._calls.values()}
+        watched |= self.silent
+        deadline = self.lease_s * SILENT_AFTER_LEASES
+        for node in list(self._pinged):
+            if node not in watched:
+                del self._pinged[node]
+        for node in watched:
+            since = self._pinged.get(node)
+            if since is not None and now - since < deadline:
+                continue
+            if since is not None and node not in self.silent:
+                quiet = now - since
+                said = "node %s did not answer for %.1f s: closing the sockets relayed to it"
+                log.warning(said, node, quiet)
+                self.silent.add(node)
+                self._unreachable(node)
+            # A first ping, or another for a silent node (the last one may have been lost).
+            self._pinged[node] = now
+            self.bus.send(node, pack({"op": "ping", "from": self.node}))
+
+    def _on_pong(self, node: str) -> None:
+        self._pinged.pop(node, None)
+        if node in self.silent:
+            self.silent.discard(node)
+            log.info("node %s answers again", node)
 
     def _on_bus_lost(self) -> None:
         # Messages may have been lost both ways: everyone relayed reconnects and resyncs.
@@ -351,6 +439,9 @@ class Cluster:
         # Nobody listens on that node's channel: it is gone, or lost Redis (and then dropped its
         # links itself). Its calls would only time out, the caller answers node_unreachable and
         # the client retries; relays through it are dead, their clients reconnect anywhere.
+        self._unreachable(node)
+
+    def _unreachable(self, node: str) -> None:
         for called, future in self._calls.values():
             if called == node and not future.done():
                 future.set_exception(unreachable())
@@ -380,7 +471,7 @@ class Cluster:
 
     async def call(self, node: str, method: str, args: list[Any]) -> Any:
         """Run ``method`` on ``node``'s room and return its answer (or raise its refusal)."""
-        if not self.bus.up:
+        if not self.bus.up or node in self.silent:
             raise unreachable()
         call_id = f"{self.node}:{next(self._call_ids)}"
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -415,6 +506,11 @@ class Cluster:
                     future.set_exception(ApiError(status, code, text))
                 else:
                     future.set_result(message.get("r"))
+        elif op == "ping":
+            if not self.lease_lost():  # (a node that lost its lease is no one's owner now)
+                self.bus.send(str(message["from"]), pack({"op": "pong", "from": self.node}))
+        elif op == "pong":
+            self._on_pong(str(message["from"]))
         elif op == "detach":
             self._forget_remote(message["c"])
         elif op == "close":

@@ -63,7 +63,8 @@ class Room:
         self.settings = settings
         #: The other nodes of the card room (None: this server is alone).
         self.cluster = cluster
-        self.services = Services(settings, storage, fanout, bot_runner, lost=self._lost)
+        fence = None if cluster is None else self._fence
+        self.services = Services(settings, storage, fanout, bot_runner, lost=self._lost, fence=fence)
         self.storage = storage
         self.fanout = fanout
         self.tables: dict[str, Table] = {}
@@ -252,21 +253,38 @@ class Room:
         self._marking.add(task)
         task.add_done_callback(self._marking.discard)
 
+    def _fence(self) -> None:
+        # Before every command of a table's actor (Services.fence): a node that finds, on
+        # waking, that its lease ran out drops its tables here, before doing anything for them.
+        assert self.cluster is not None
+        if self.cluster.lease_lost():
+            raise moving()
+
     async def drop(self, table_id: str) -> None:
         """Forget a table this node lost, without storing anything: its connections are closed
         so that they reconnect to its new owner."""
-        table = self.tables.pop(table_id, None)
-        if table is None:
-            return
-        log.warning("table %s: this node lost it to another; its connections reconnect", table_id[:6])
-        await table.stop()
-        for conn in self.fanout.drop(table_id):
-            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+        table = self._forget(table_id)
+        if table is not None:
+            log.warning("table %s: this node lost it to another; its connections reconnect", table_id[:6])
+            await table.stop()
 
-    async def drop_all(self) -> None:
-        """Forget every table (this node lost its lease)."""
+    def _forget(self, table_id: str) -> Table | None:
+        # At once, without waiting: out of memory, its sockets closed (its actor stops after).
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            for conn in self.fanout.drop(table_id):
+                conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+        return table
+
+    def drop_all(self) -> None:
+        """Forget every table at once, its sockets closed (1012), nothing stored (this node lost
+        its lease); their actors stop in the background, running nothing more."""
         for table_id in list(self.tables):
-            await self.drop(table_id)
+            table = self._forget(table_id)
+            if table is not None:
+                task = asyncio.get_running_loop().create_task(table.stop())
+                self._marking.add(task)
+                task.add_done_callback(self._marking.discard)
 
     async def info(self, table_id: str) -> dict[str, Any]:
         """``GET /api/tables/{id}``."""

@@ -27,6 +27,7 @@ from bistrot.server.ratelimit import TokenBucket
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, HintAsk, HintCommit, Out, TableCore
+from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER, PLAYING, WAITING
 from bistrot.wire import dumps, reject
 
@@ -76,6 +77,10 @@ class Services:
     bots: BotRunner
     #: Told the id of a table whose write was refused because this node no longer owns it.
     lost: Callable[[str], None] | None = None
+    #: Called before each command a table's actor runs: raises (``table_moving``) if this node
+    #: may no longer act for its tables (its lease ran out while it was paused, say), having
+    #: dropped them and closed their sockets.  None: a node alone, which always may.
+    fence: Callable[[], None] | None = None
 
 
 def too_many_connections(cap: int) -> ApiError:
@@ -190,8 +195,16 @@ class Table:
         self._queue.put_nowait((fn, args, None))
 
     async def _run(self) -> None:
+        fence = self.services.fence
         while not self._retired:
             fn, args, future = await self._queue.get()
+            if fence is not None:
+                try:
+                    fence()  # first: nothing is done for a table this node may have lost
+                except TableError as err:
+                    if future is not None and not future.done():
+                        future.set_exception(err)
+                    continue
             try:
                 result = await fn(*args)
             except asyncio.CancelledError:

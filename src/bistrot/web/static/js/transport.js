@@ -11,8 +11,16 @@
 // Worker under Pyodide) can implement the same five members and the rest of the page will not
 // notice: see docs/web.md.
 
-const PING_MS = 20000;
-const SILENCE_MS = 45000;
+// The keep-alive of docs/protocol.md: after PING_IDLE_MS without a message the page sends a
+// ping; a socket that brings nothing within SILENCE_MS of it is given up (its node, or the node
+// holding the table, hangs: behind the proxy the next socket reaches a live one). So is a new
+// socket not open within OPEN_MS (the proxy may send it to the hung node again: a live node
+// opens it at once), or open without a state within STATE_MS (a live node, slow to load it).
+const PING_IDLE_MS = 1000;
+const SILENCE_MS = 2000;
+const OPEN_MS = 3000;
+const STATE_MS = 10000;
+const CHECK_MS = 250;
 const FOR_GOOD = [4401, 4403, 4404, 4410, 4500];
 const SEAT_MOVED = 4409;
 
@@ -26,6 +34,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
   let pingTimer = null;
   let retryTimer = null;
   let lastHeard = Date.now();
+  let pingedAt = null;
   let everOpened = false;
 
   const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
@@ -57,20 +66,28 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     // the socket may open on a node that then refuses (its table moving, its owner node gone)
     // and closes it, and until then the page is not up to date.
     let served = false;
-    socket.onopen = () => {
-      socket.send(hello());  // before anything else the page may send
-      lastHeard = Date.now();
-      clearInterval(pingTimer);
-      pingTimer = setInterval(() => {
-        if (Date.now() - lastHeard > SILENCE_MS) {
-          socket.close(4000, "silent");  // the network died quietly: start over
-          return;
-        }
+    let opened = false;
+    const openedAt = Date.now();
+    lastHeard = openedAt;
+    pingedAt = null;
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      const now = Date.now();
+      const late = !opened ? now - openedAt > OPEN_MS : now - openedAt > STATE_MS;
+      if (!served ? late : pingedAt !== null && now - pingedAt > SILENCE_MS) {
+        abandon(socket);  // silent: start over without waiting for a close it may never answer
+      } else if (served && pingedAt === null && now - lastHeard >= PING_IDLE_MS) {
+        pingedAt = now;
         send({ type: "ping" });
-      }, PING_MS);
+      }
+    }, CHECK_MS);
+    socket.onopen = () => {
+      opened = true;
+      socket.send(hello());  // before anything else the page may send
     };
     socket.onmessage = (event) => {
       lastHeard = Date.now();
+      pingedAt = null;
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (typeof msg.seq === "number" && (lastSeq === null || msg.seq > lastSeq) && msg.type !== "ack") {
@@ -105,6 +122,14 @@ export function webSocketTransport({ table, token = null, since = null, path = "
       scheduleRetry();
     };
     socket.onerror = () => { /* onclose follows */ };
+  }
+
+  function abandon(socket) {
+    socket.onclose = socket.onmessage = socket.onerror = null;
+    clearInterval(pingTimer);
+    if (ws === socket) ws = null;
+    try { socket.close(4000, "silent"); } catch { /* already closing */ }
+    scheduleRetry();
   }
 
   function scheduleRetry() {
