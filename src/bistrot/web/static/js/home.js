@@ -257,15 +257,18 @@ export function homePage(root, nav, topbar) {
   function draw() {
     const offline = isOffline();
     if (offline && form.mode === "friends") form.mode = "computer";  // not remembered: only for now
+    // The page scrolls above a docked Play bar that never covers a field: the form has the
+    // window above the bar to itself (a redraw keeps where it was scrolled to).
+    const scrolled = root.querySelector(".home-scroll")?.scrollTop || 0;
     clear(root);
-    root.append(topbar(), h("section", { class: "page home" },
+    const scroller = h("div", { class: "home-scroll" }, h("section", { class: "page home" },
       h("div", { class: "hero" },
         h("h1", {}, t("home.title")),
         h("p", { class: "lead" }, t("home.lead")),
         offlineLine()),
       savedBox,
       historyBox,
-      h("form", { class: "home-form", onsubmit: submit },
+      h("form", { class: "home-form", id: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
           h("div", { class: "segmented", role: "radiogroup" }, modesOf(form.game).map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"],
@@ -280,9 +283,11 @@ export function homePage(root, nav, topbar) {
               placeholder: t("home.name_placeholder"), oninput: (e) => { typedName = e.target.value; } }))),
         h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
           h("summary", {}, t("home.rules_options")),
-          h("div", { class: "options" }, optionsOf(form.game).map(option))),
-        h("button", { type: "submit", class: "btn primary big", dataset: { action: "create" } },
-          form.mode === "friends" ? t("home.open_table") : t("home.play")))));
+          h("div", { class: "options" }, optionsOf(form.game).map(option))))));
+    root.append(topbar(), scroller, h("div", { class: "home-dock" },
+      h("button", { type: "submit", form: "home-form", class: "btn primary big", dataset: { action: "create" } },
+        form.mode === "friends" ? t("home.open_table") : t("home.play"))));
+    scroller.scrollTop = scrolled;
   }
   draw();
   fillSaved();

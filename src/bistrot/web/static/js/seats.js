@@ -7,7 +7,7 @@ export function seatStatus(info) {
   if (info.kind === "computer") return { key: "computer", text: t("seat.computer", { level: t(`level.${info.level || "medium"}`) }) };
   if (info.kind === "open") return { key: "open", text: t("seat.open") };
   // A replay's players: whether they were connected then is neither known nor of interest.
-  if (info.past) return { key: "player", text: "" };
+  if (info.past || info.local) return { key: "player", text: "" };  // (local: a hot-seat player)
   if (info.away) return { key: "away", text: t("seat.replaced", { level: t(`level.${info.level || "medium"}`) }) };
   if (!info.connected) return { key: "offline", text: t("seat.offline") };
   // Your own plate: that you are connected goes without saying (the page says when you are not).
@@ -17,6 +17,13 @@ export function seatStatus(info) {
 
 const ROBOT = () => svg(`<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M11 2h2v3h4a3 3 0 0 1 3 3v8a3 3 0 0 1-3 3H7a3 3 0 0 1-3-3V8a3 3 0 0 1 3-3h4zM8.5 10a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm7 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zM9 15.5v1.5h6v-1.5zM1 10h2v5H1zm20 0h2v5h-2z"/></svg>`);
 
+/** A plate's avatar letter: the name's first letter, or the seat's number for a name given by
+ * the page ("Player 3": every such player would otherwise be a "P"). */
+function initial(name, seat) {
+  if (!name || name === t("seat.player_n", { n: seat + 1 })) return String(seat + 1);
+  return name.trim().charAt(0).toUpperCase();
+}
+
 export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
   const info = ctx.seatInfo(seat);
   const status = seatStatus(info);
@@ -25,7 +32,7 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
   return h("div", { class: ["plate", `status-${status.key}`, turn && "turn"], dataset: { testid: `plate-${seat}`, status: status.key },
     "aria-label": `${name}. ${status.text}${turn ? ". " + t("seat.to_play") : ""}` },
   h("span", { class: "avatar", "aria-hidden": "true" },
-    status.key === "computer" || status.key === "away" ? ROBOT() : (name || "?").trim().charAt(0).toUpperCase()),
+    status.key === "computer" || status.key === "away" ? ROBOT() : initial(name, seat)),
   h("span", { class: "plate-text" },
     h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
     status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text) : null,

@@ -11,8 +11,9 @@ const MODES = ["friends", "hotseat"];
 const REACTIONS = ["chat.r_hello", "chat.r_luck", "chat.r_well_played", "chat.r_thanks", "chat.r_oops"];
 const MAX_CHARS = 200;
 
-/** Whether the table has a chat (its mode as the server says, else as this device remembers). */
-export const hasChat = (T) => MODES.includes(T.S.shown?.view?.table?.mode ?? T.held.mode) || T.hotseat;
+/** Whether the table has a chat (its mode as the server says, else as this device remembers);
+ * not a hot-seat page: everybody is at this one device. */
+export const hasChat = (T) => !T.hotseat && MODES.includes(T.S.shown?.view?.table?.mode ?? T.held.mode);
 
 const mutedKey = (T) => `bistrot.muted.${T.tableId}`;
 function muted(T) {

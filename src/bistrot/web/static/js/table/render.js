@@ -29,7 +29,11 @@ export function tableContext(T) {
     me: S.showSeat,
     neutral: T.hotseat,
     name: (seat) => nameOf(T, view, seat),
-    seatInfo: (seat) => (view?.seats || []).find((s) => s.seat === seat),
+    // Hot seat: everybody is at this device, so whether a player is "connected" means nothing.
+    seatInfo: (seat) => {
+      const info = (view?.seats || []).find((s) => s.seat === seat);
+      return T.hotseat && info?.kind === "human" ? { ...info, local: true } : info;
+    },
     act: T.act,
     rerender: T.render,
     cardName,
