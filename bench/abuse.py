@@ -125,10 +125,13 @@ async def flooder(
         return
     seats = table["seats"]
     assert isinstance(seats, list)
-    target = url.replace("http://", "ws://") + f"/ws/{table['table']}?token={seats[0]['token']}"
+    target = url.replace("http://", "ws://") + f"/ws/{table['table']}"
+    auth = {"Authorization": f"Bearer {seats[0]['token']}"}  # never in the URL (refused there)
     while not stop.is_set():
         try:
-            async with connect(target, open_timeout=10, max_size=None, local_addr=(address, 0)) as ws:
+            async with connect(
+                target, additional_headers=auth, open_timeout=10, max_size=None, local_addr=(address, 0)
+            ) as ws:
                 attacks.saw(f"{kind}: connections")
 
                 async def drain(ws: ClientConnection = ws) -> None:

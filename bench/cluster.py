@@ -217,7 +217,8 @@ async def open_friends_table(
         tokens.append(joined.json()["token"])
     return [
         await connect(
-            rng.choice(urls).replace("http://", "ws://") + f"/ws/{tid}?token={token}",
+            rng.choice(urls).replace("http://", "ws://") + f"/ws/{tid}",
+            additional_headers={"Authorization": f"Bearer {token}"},
             max_queue=None,
             open_timeout=60,
         )

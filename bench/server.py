@@ -238,9 +238,10 @@ async def open_table(url: str, http: httpx.AsyncClient, mode: str, game: str,
     answer = await http.post(url + "/api/tables", json=body)
     answer.raise_for_status()
     table = answer.json()
-    ws_base = url.replace("http://", "ws://") + f"/ws/{table['table']}?token="
+    ws_url = url.replace("http://", "ws://") + f"/ws/{table['table']}"
     local = (local_address, 0) if local_address else None
-    return [await connect(ws_base + s["token"], max_queue=None, open_timeout=60, local_addr=local)
+    return [await connect(ws_url, additional_headers={"Authorization": f"Bearer {s['token']}"},
+                          max_queue=None, open_timeout=60, local_addr=local)
             for s in table["seats"]]
 
 

@@ -55,7 +55,8 @@ def play_on_server(tmp_path: Path, request: dict[str, Any]) -> list[dict[str, An
         # The pace is the server's setting (above); the device's tables take it from the request.
         made = client.post("/api/tables", json={k: v for k, v in request.items() if k not in PACE}).json()
         token = made["seats"][0]["token"]
-        with client.websocket_connect(f"/ws/{made['table']}?token={token}") as ws:
+        auth = {"Authorization": f"Bearer {token}"}
+        with client.websocket_connect(f"/ws/{made['table']}", headers=auth) as ws:
             n = 0
             while True:
                 msg = ws.receive_json()

@@ -67,9 +67,9 @@ def fits(page) -> None:
 
 def actions_stored(base: str, table_id: str, watch: str) -> list[tuple[int, str]]:
     """Every action the table stored, as (seat, action), from a spectator's catch-up."""
-    url = base.replace("http://", "ws://") + f"/ws/{table_id}?token={watch}&since=0"
+    url = base.replace("http://", "ws://") + f"/ws/{table_id}?since=0"
     out: list[tuple[int, str]] = []
-    with connect(url, open_timeout=10) as ws:
+    with connect(url, additional_headers={"Authorization": f"Bearer {watch}"}, open_timeout=10) as ws:
         ws.send(json.dumps({"type": "ping", "id": "end"}))
         while True:
             message = json.loads(ws.recv(10))

@@ -141,19 +141,21 @@ class Client:
         base: str,
         table: str,
         token: str | None,
-        since: int | None = None,
+        since: int | str | None = None,
         open_timeout: float = TIMEOUT,
     ) -> None:
         url = base.replace("http://", "ws://") + f"/ws/{table}"
-        query = []
-        if token is not None:
-            query.append(f"token={token}")
         if since is not None:
-            query.append(f"since={since}")
-        if query:
-            url += "?" + "&".join(query)
+            url += f"?since={since}"
+        # The token in the handshake's header, as scripts send it (never in the URL); None: the
+        # test sends its own hello, or nothing.
         self.ws: ClientConnection = connect(
-            url, open_timeout=open_timeout, max_size=2**22, max_queue=None, legacy=True
+            url,
+            additional_headers=bearer(token) if token is not None else None,
+            open_timeout=open_timeout,
+            max_size=2**22,
+            max_queue=None,
+            legacy=True,
         )
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None

@@ -7,7 +7,7 @@ import json
 import sqlite3
 
 import pytest
-from server_harness import Client, ThreadServer, http, make_settings, open_table
+from server_harness import Client, ThreadServer, bearer, http, make_settings, open_table
 from websockets.exceptions import ConnectionClosed
 
 
@@ -127,26 +127,40 @@ def test_a_table_that_has_not_started_refuses_actions(server):
 
 
 @pytest.mark.parametrize(
-    ("query", "code", "close"),
-    [("?token=", "missing_token", 4401), ("?token=nope", "bad_token", 4401)],
+    ("query", "headers", "code"),
+    [
+        ("", {"Authorization": "Bearer "}, "bad_authorization"),
+        ("", {"Authorization": "Basic dXNlcg=="}, "bad_authorization"),
+        ("", bearer("nope"), "bad_token"),
+        # A token in the URL is never read, even a right one: proxies and browsers keep URLs.
+        ("?token=RIGHT", None, "token_in_url"),
+        ("?since=0&token=RIGHT", bearer("RIGHT"), "token_in_url"),
+    ],
 )
-def test_missing_or_wrong_tokens_are_refused_and_the_connection_closed(server, query, code, close):
+def test_missing_or_wrong_tokens_are_refused_and_the_connection_closed(server, query, headers, code):
     table = open_table(server.url, mode="computer", level="easy")
     from websockets.sync.client import connect
 
+    token = table["seats"][0]["token"]
+    query = query.replace("RIGHT", token)
+    if headers is not None:
+        headers = {name: value.replace("RIGHT", token) for name, value in headers.items()}
     url = server.url.replace("http://", "ws://") + f"/ws/{table['table']}{query}"
-    with connect(url) as ws:
+    with connect(url, additional_headers=headers) as ws:
         answer = json.loads(ws.recv(10))
         assert answer["type"] == "reject" and answer["code"] == code
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(10)
-    assert closed.value.rcvd.code == close
+    assert closed.value.rcvd.code == 4401
+    if code == "token_in_url":
+        assert "never goes in a URL" in answer["message"] and token not in answer["message"]
 
 
 def test_unknown_table(server):
     from websockets.sync.client import connect
 
-    with connect(server.url.replace("http://", "ws://") + "/ws/NoSuchTable?token=x") as ws:
+    url = server.url.replace("http://", "ws://") + "/ws/NoSuchTable"
+    with connect(url, additional_headers=bearer("x")) as ws:
         assert json.loads(ws.recv(10))["code"] == "unknown_table"
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(10)
@@ -158,7 +172,7 @@ def test_a_bad_since_gets_a_fresh_state(server):
     with Client(server.url, table["table"], table["seats"][0]["token"]) as me:
         pass
     url_since = "x1"
-    me = Client(server.url, table["table"], table["seats"][0]["token"] + f"&since={url_since}")
+    me = Client(server.url, table["table"], table["seats"][0]["token"], since=url_since)
     assert me.wait_for(lambda m: True)["code"] == "bad_since"
     assert me.wait_for(lambda m: m["type"] == "state")["seq"] == 0
     me.close()

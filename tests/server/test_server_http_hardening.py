@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table, settle
+from server_harness import TIMEOUT, Client, ThreadServer, bearer, http, make_settings, open_table, settle
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -77,7 +77,7 @@ def _read_until_closed(client: Client) -> tuple[list[dict[str, Any]], int]:
 @pytest.mark.parametrize("since", ["²", "¹", "①", "٣", "-1", "+1", " 1", "1e3", "1234567890", ""])
 def test_a_since_that_only_looks_like_digits_gets_bad_since_and_a_fresh_state(server, since):
     table, token = _hotseat(server)
-    with Client(server.url, table, token + "&since=" + quote(since)) as me:
+    with Client(server.url, table, token, since=quote(since)) as me:
         assert me.recv()["code"] == "bad_since"  # before: "²" crashed the handler (no close frame)
         assert me.wait_for(lambda m: m["type"] == "state")["seq"] == 0
         settle(me)  # and the connection goes on
@@ -186,7 +186,8 @@ def _origin_case(server: ThreadServer, origin: str | None) -> int | None:
     table, token = _hotseat(server)
     extra: dict[str, Any] = {} if origin is None else {"origin": origin}
     try:
-        with connect(_ws_url(server, table, f"?token={token}"), open_timeout=TIMEOUT, **extra) as ws:
+        url = _ws_url(server, table)
+        with connect(url, additional_headers=bearer(token), open_timeout=TIMEOUT, **extra) as ws:
             assert json.loads(ws.recv(TIMEOUT))["type"] == "state"
     except InvalidStatus as err:
         return err.response.status_code
@@ -317,14 +318,17 @@ def test_an_address_closed_as_abusive_waits_before_it_may_connect_again(
             _, code = _read_until_closed(me)
         assert code == (1008 if abuse == "flood" else 1009)
         with pytest.raises(InvalidStatus) as refused:
-            connect(_ws_url(server, table, f"?token={token}"), open_timeout=TIMEOUT)
+            connect(_ws_url(server, table), additional_headers=bearer(token), open_timeout=TIMEOUT)
         response = refused.value.response
         assert response.status_code == 429
         assert 55 <= int(response.headers["Retry-After"]) <= 60
         assert json.loads(response.body)["code"] == "abuse_wait"
         # Another address is not held back, and the table is as it was.
         with connect(
-            _ws_url(server, table, f"?token={token}"), open_timeout=TIMEOUT, source_address=("127.0.0.2", 0)
+            _ws_url(server, table),
+            additional_headers=bearer(token),
+            open_timeout=TIMEOUT,
+            source_address=("127.0.0.2", 0),
         ) as other:
             state = json.loads(other.recv(TIMEOUT))
         assert state["type"] == "state" and state["seq"] == 0
@@ -349,14 +353,14 @@ def test_a_deeply_nested_message_is_refused_as_abuse_without_a_traceback(tmp_pat
         assert "16" in got[-1]["message"]
         for _ in range(10):  # the address waits: refused before any table is looked at
             with pytest.raises(InvalidStatus) as refused:
-                connect(_ws_url(server, table, f"?token={token}"), open_timeout=TIMEOUT)
+                connect(_ws_url(server, table), additional_headers=bearer(token), open_timeout=TIMEOUT)
             assert refused.value.response.status_code == 429
     shown = [r for r in all_records.records if r.levelno >= logging.INFO]
     assert not [r for r in all_records.records if r.exc_info or r.levelno >= logging.WARNING], shown
     assert len(shown) <= 3, [r.getMessage() for r in shown]
 
 
-@pytest.mark.parametrize("token_in", ["the URL", "no hello yet"])
+@pytest.mark.parametrize("token_in", ["the header", "no hello yet"])
 def test_a_huge_frame_sent_at_once_makes_its_address_wait_whenever_it_comes(tmp_path, token_in):
     # Before: only a 1009 that the read loop saw counted, once the app got to it.  A huge frame
     # sent as the first message (in place of the hello), or while the server was still sending
@@ -364,15 +368,15 @@ def test_a_huge_frame_sent_at_once_makes_its_address_wait_whenever_it_comes(tmp_
     # address free to reconnect at once.
     with ThreadServer(make_settings(tmp_path, abuse_wait_s=60.0)) as server:
         table, token = _hotseat(server)
-        query = f"?token={token}" if token_in == "the URL" else ""
+        headers = bearer(token) if token_in == "the header" else None
         for n in range(2, 8):  # each from its own address, sent without reading anything first
             source = (f"127.0.0.{n}", 0)
-            with connect(_ws_url(server, table, query), open_timeout=TIMEOUT, source_address=source) as ws:
+            url = _ws_url(server, table)
+            with connect(url, additional_headers=headers, open_timeout=TIMEOUT, source_address=source) as ws:
                 ws.send("x" * 70_000)
                 with pytest.raises(ConnectionClosed):
                     while True:
                         ws.recv(TIMEOUT)
-            again = _ws_url(server, table, f"?token={token}")
             with pytest.raises(InvalidStatus) as refused:
-                connect(again, open_timeout=TIMEOUT, source_address=source)
+                connect(url, additional_headers=bearer(token), open_timeout=TIMEOUT, source_address=source)
             assert refused.value.response.status_code == 429, n

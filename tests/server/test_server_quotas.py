@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from server_harness import TIMEOUT, Client, ThreadServer, http, make_settings, open_table, play_out
+from server_harness import TIMEOUT, Client, ThreadServer, bearer, http, make_settings, open_table, play_out
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -159,14 +159,14 @@ def test_x_forwarded_for_escapes_the_abuse_wait_only_from_a_configured_proxy(tmp
     with _forwarding_server(tmp_path, proxy) as server:
         table = open_table(server.url, mode="hotseat")
         token = table["seats"][0]["token"]
-        url = server.url.replace("http://", "ws://") + f"/ws/{table['table']}?token={token}"
-        with connect(url, additional_headers={"X-Forwarded-For": "203.0.113.1"}) as abuser:
+        url = server.url.replace("http://", "ws://") + f"/ws/{table['table']}"
+        with connect(url, additional_headers={**bearer(token), "X-Forwarded-For": "203.0.113.1"}) as abuser:
             assert json.loads(abuser.recv(TIMEOUT))["type"] == "state"
             abuser.send("x" * 70_000)  # over abuse_message_bytes: closed (1009), its address waits
             with pytest.raises(ConnectionClosed):
                 while True:
                     abuser.recv(TIMEOUT)
-        other = {"X-Forwarded-For": "203.0.113.2"}
+        other = {**bearer(token), "X-Forwarded-For": "203.0.113.2"}
         if proxy:  # another client behind the proxy may connect
             with connect(url, additional_headers=other, open_timeout=TIMEOUT) as ws:
                 assert json.loads(ws.recv(TIMEOUT))["type"] == "state"

@@ -1,8 +1,9 @@
 """Seat tokens out of URLs and every secret out of every log line (hardening issue, item 12).
 
 The page says who it is with its first WebSocket message, ``{"type": "hello", "token": ...,
-"since": n}``, so no token is ever in a URL (which reverse proxies log); the ``?token=`` form
-stays for scripts, and both forms behave alike.  A real ``bistrot serve`` at log level debug is
+"since": n}``, so no token is ever in a URL (which reverse proxies log); scripts may send it as the
+handshake's ``Authorization: Bearer`` header instead, and both forms behave alike; a token in the
+URL is refused (tests/server/test_server_bad_input.py).  A real ``bistrot serve`` at log level debug is
 taken through a table's whole life, and its whole output is searched for every secret.
 """
 
@@ -48,7 +49,7 @@ def _refused(client: Client) -> tuple[dict[str, Any], int | None, str | None]:
 # ---------------------------------------------------------------------- the first-message form
 
 
-def test_hello_is_the_query_form_without_the_url(server: ThreadServer):
+def test_hello_is_the_header_form_in_a_message(server: ThreadServer):
     table = open_table(server.url, mode="hotseat", seed=7)
     tid, token = table["table"], table["seats"][0]["token"]
     with _hello(server.url, tid, {"type": "hello", "token": token}) as me:
@@ -56,7 +57,7 @@ def test_hello_is_the_query_form_without_the_url(server: ThreadServer):
         assert first["type"] == "state" and first["view"]["seat"] == 0
         assert me.act(me.view["legal"][0])["type"] == "ack"
         seen = me.seq
-    with Client(server.url, tid, table["seats"][1]["token"]) as other:  # the query form still works
+    with Client(server.url, tid, table["seats"][1]["token"]) as other:  # the header form works too
         assert other.recv()["view"]["seat"] == 1
     # Reconnecting with since, as a JSON number or as digits: the missed states are replayed
     # (here none: the next one is the current state, with its last action).

@@ -2,11 +2,12 @@
 
 A browser page of another site may not connect (:func:`origin_allowed`; refused before the
 handshake completes, HTTP 403).  The client says who it is with its first message, a ``hello``
-carrying its token (:func:`parse_hello`; the page's way: a token in a URL ends up in proxies'
-access logs), or, for scripts, with ``?token=`` in the URL; without either within
-``auth_timeout_s`` it is closed.  Later messages pass, in order: the rate limit, for every
-message whatever its size or content (``rate_limited``; strikes pile up and are forgotten over
-time, and too many close the connection as abusive), UTF-8 (``bad_message``), the size cap
+carrying its token (:func:`parse_hello`; the page's way), or, for scripts, with the handshake's
+header ``Authorization: Bearer <token>`` (:func:`bearer_token`); without either within
+``auth_timeout_s`` it is closed.  A token in the URL (``?token=``) is refused, never read: URLs
+end up in proxies' access logs and browsers' histories.  Later messages pass, in order: the rate
+limit, for every message whatever its size or content (``rate_limited``; strikes pile up and are
+forgotten over time, and too many close the connection as abusive), UTF-8 (``bad_message``), the size cap
 (``too_large``), the parser (``bad_json``, ``bad_message``, ``unknown_type``, ``bad_id``),
 then the connection's rights (``spectator``, ``not_your_seat``) before an action reaches the
 table's actor.  Outgoing messages wait in a queue drained by one sender task, so the table never
@@ -48,6 +49,29 @@ CLOSE_FORBIDDEN_ORIGIN = 4403
 #: ``since``: ASCII digits only (``str.isdigit`` also takes ``²`` or ``①``), at most 9 of them.
 _SINCE = re.compile(r"[0-9]{1,9}")
 HELLO_FIELDS = ("type", "token", "since")
+
+
+TOKEN_IN_URL = (
+    "a token never goes in a URL (proxies and browsers keep URLs): send it in the first message,"
+    ' {"type": "hello", "token": "..."}, or as the header Authorization: Bearer <token>'
+)
+
+
+def bearer_token(header: str) -> str:
+    """The token of a handshake's ``Authorization`` header: ``Bearer <token>``.
+
+    >>> bearer_token("Bearer abc")
+    'abc'
+    >>> bearer_token("Basic abc")
+    Traceback (most recent call last):
+    ...
+    bistrot.wire.BadMessage: bad_authorization: use the header "Authorization: Bearer <token>"
+    """
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise BadMessage("bad_authorization", 'use the header "Authorization: Bearer <token>"')
+    return token
 
 
 def parse_since(value: object) -> int | None:
@@ -115,7 +139,7 @@ def parse_hello(text: str) -> tuple[str, object]:
         raise BadMessage(
             "expected_hello",
             'the first message must be {"type": "hello", "token": "<your seat token or the watch key>"}'
-            " (or connect with ?token=)",
+            " (or connect with the header Authorization: Bearer <token>)",
         )
     unknown = sorted(str(key)[:20] for key in data if key not in HELLO_FIELDS)
     if unknown:
@@ -250,7 +274,7 @@ class WsConnection:
             await self._refuse(
                 "missing_token",
                 'send {"type": "hello", "token": "<your seat token or the watch key>"} first,'
-                " or connect with ?token=",
+                " or connect with the header Authorization: Bearer <token>",
                 CLOSE_UNAUTHORIZED,
             )
             return
@@ -288,11 +312,20 @@ class WsConnection:
             await self._finish()
 
     async def _credentials(self) -> tuple[str, object] | None:
-        """The token and raw ``since``: the query's if it has a ``token``, else the hello's (the
-        first message, within ``auth_timeout_s``).  None: refused, or the client left."""
+        """The token and raw ``since``: the ``Authorization`` header's token and the query's
+        ``since`` if the handshake has that header, else the hello's (the first message, within
+        ``auth_timeout_s``).  None: refused, or the client left."""
         query = self.ws.query_params
         if "token" in query:
-            return query["token"], query.get("since")
+            await self._refuse("token_in_url", TOKEN_IN_URL, CLOSE_UNAUTHORIZED)
+            return None
+        header = self.ws.headers.get("authorization")
+        if header is not None:
+            try:
+                return bearer_token(header), query.get("since")
+            except BadMessage as err:
+                await self._refuse(err.code, err.message, CLOSE_UNAUTHORIZED)
+                return None
         wait = self.settings.auth_timeout_s
         try:
             message = await asyncio.wait_for(self.ws.receive(), wait)

@@ -122,8 +122,9 @@ class Settings(BaseSettings):
     and keeps a client that connects and sends nothing, or trickles its headers, from holding a
     socket (uvicorn itself only bounds the idle time between requests)."""
     auth_timeout_s: float = Field(10.0, gt=0, le=3600)
-    """Time a WebSocket opened without ``?token=`` has to send its ``hello``; then it is closed
-    (4401 ``auth_timeout``).  The page sends it at once, so 10 s only waits out a slow network."""
+    """Time a WebSocket opened without an ``Authorization`` header has to send its ``hello``; then
+    it is closed (4401 ``auth_timeout``).  The page sends it at once, so 10 s only waits out a
+    slow network."""
     max_connections_per_client: int = Field(128, ge=0)
     """Open TCP connections from one client address (counted from connecting, before any request,
     WebSockets included); further ones are refused at once (503).  0: no cap.  128 is far more
