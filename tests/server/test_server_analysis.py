@@ -49,7 +49,7 @@ def wait_done(api: httpx.Client, table: str, headers: dict[str, str] | None = No
 
 
 def test_a_finished_game_is_analysed_once_with_the_cli_s_figures(server: ThreadServer) -> None:
-    table = finished(server, game="oti", rules={"players": 2})["table"]
+    table = finished(server, game="oti", rules={"players": 3})["table"]
     with http(server.url) as api:
         assert api.get(f"/api/tables/{table}/analysis").json() == {
             "status": "none", "done": None, "total": None, "result": None,
