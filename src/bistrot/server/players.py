@@ -23,7 +23,6 @@ False
 
 from __future__ import annotations
 
-import math
 import re
 import secrets
 import time
@@ -35,6 +34,7 @@ from typing import Protocol, TypeVar
 from sqlalchemy import Connection, insert, select, update
 
 from bistrot.server.protocol import MAX_NAME_CHARS, ApiError, store_refused, store_unreadable
+from bistrot.server.quota import RetryLater
 from bistrot.server.schema import profiles
 from bistrot.tablecore import text as text_rule
 from bistrot.tablecore.records import new_secret, secret_hash
@@ -102,7 +102,7 @@ def unknown_profile() -> ApiError:
     return ApiError(404, "unknown_profile", "there is no profile with this id")
 
 
-class TooManyProfiles(ApiError):
+class TooManyProfiles(RetryLater):
     """The ``429`` refusal of an address that made its share of profiles; ``retry_after`` whole
     seconds, which the app sends as ``Retry-After``.
 
@@ -111,9 +111,7 @@ class TooManyProfiles(ApiError):
     """
 
     def __init__(self, wait_s: float) -> None:
-        self.retry_after = max(1, math.ceil(wait_s))
-        message = f"too many new profiles from your address: try again in {self.retry_after} s"
-        super().__init__(429, "too_many_profiles", message)
+        super().__init__("too_many_profiles", "new profiles", wait_s)
 
 
 def _profile(row: object) -> Profile:

@@ -104,9 +104,22 @@ class LocalTableQuota:
             del buckets[key]
 
 
-class TooManyTables(ApiError):
-    """The ``429`` refusal of a client that must wait ``retry_after`` whole seconds (rounded
-    up), which the app sends as ``Retry-After``.
+class RetryLater(ApiError):
+    """A ``429`` refusal (``code``) of a client that must wait ``retry_after`` whole seconds
+    (rounded up), which the app sends as ``Retry-After``; ``what`` says what it asked too much of.
+
+    >>> err = RetryLater("too_many_things", "new things", 2.1)
+    >>> err.status, err.code, err.retry_after, err.message
+    (429, 'too_many_things', 3, 'too many new things from your address: try again in 3 s')
+    """
+
+    def __init__(self, code: str, what: str, wait_s: float) -> None:
+        self.retry_after = max(1, math.ceil(wait_s))
+        super().__init__(429, code, f"too many {what} from your address: try again in {self.retry_after} s")
+
+
+class TooManyTables(RetryLater):
+    """The ``429`` refusal of an address that opened too many tables of late.
 
     >>> err = TooManyTables(2.1)
     >>> err.status, err.code, err.retry_after
@@ -114,6 +127,4 @@ class TooManyTables(ApiError):
     """
 
     def __init__(self, wait_s: float) -> None:
-        self.retry_after = max(1, math.ceil(wait_s))
-        message = f"too many new tables from your address: try again in {self.retry_after} s"
-        super().__init__(429, "too_many_tables", message)
+        super().__init__("too_many_tables", "new tables", wait_s)

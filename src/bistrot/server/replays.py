@@ -28,15 +28,14 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import math
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from bistrot.server.protocol import ApiError
+from bistrot.server.quota import RetryLater
 
 
-class TooManyReplays(ApiError):
+class TooManyReplays(RetryLater):
     """The ``429`` refusal of an address that asked for too many replays of late.
 
     >>> err = TooManyReplays(4.2)
@@ -45,9 +44,7 @@ class TooManyReplays(ApiError):
     """
 
     def __init__(self, wait_s: float) -> None:
-        self.retry_after = max(1, math.ceil(wait_s))
-        message = f"too many replays asked for from your address: try again in {self.retry_after} s"
-        super().__init__(429, "too_many_replays", message)
+        super().__init__("too_many_replays", "replays asked for", wait_s)
 
 
 def encode(replay: dict[str, Any]) -> bytes:
