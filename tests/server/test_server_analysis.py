@@ -49,7 +49,9 @@ def wait_done(api: httpx.Client, table: str, headers: dict[str, str] | None = No
 
 
 def test_a_finished_game_is_analysed_once_with_the_cli_s_figures(server: ThreadServer) -> None:
-    table = finished(server, game="oti", rules={"players": 3})["table"]
+    # A known deal: its game is 42 decisions long.  A random one ran from 42 to 602 decisions
+    # (6 to 132 s of analysis on this machine), past the timeout on a loaded one.
+    table = finished(server, game="oti", rules={"players": 3}, seed=8)["table"]
     with http(server.url) as api:
         assert api.get(f"/api/tables/{table}/analysis").json() == {
             "status": "none", "done": None, "total": None, "result": None,
@@ -89,9 +91,12 @@ def test_the_analysis_is_refused_as_the_record_is(server: ThreadServer) -> None:
             refused = method(f"/api/tables/{source['table']}/analysis")
             assert (refused.status_code, refused.json()["code"]) == (403, "challenge_deal")
         # Nothing was started by the refusals.
-        assert api.get(f"/api/tables/{source['table']}/analysis", headers=bearer(source["watch"])).json()[
-            "status"
-        ] == "none"
+        assert (
+            api.get(f"/api/tables/{source['table']}/analysis", headers=bearer(source["watch"])).json()[
+                "status"
+            ]
+            == "none"
+        )
     assert server.app.state.analyses.jobs == {}
 
 
