@@ -96,24 +96,10 @@ def test_three_browsers_see_the_teams_move_and_swap_then_play_their_own_seats(se
     join(nimal, join_link, "Nimal")
 
     # The teams as people join: partners opposite, seats 0 and 2 against 1 and 3.
-    wait_seats(
-        ama,
-        [
-            (0, "human", "Ama", 0, True),
-            (1, "human", "Kasun", 1, False),
-            (2, "human", "Nimal", 0, False),
-            (3, "open", None, 1, False),
-        ],
-    )
-    wait_seats(
-        kasun,
-        [
-            (0, "human", "Ama", 0, False),
-            (1, "human", "Kasun", 1, True),
-            (2, "human", "Nimal", 0, False),
-            (3, "open", None, 1, False),
-        ],
-    )
+    wait_seats(ama, [(0, "human", "Ama", 0, True), (1, "human", "Kasun", 1, False),
+                     (2, "human", "Nimal", 0, False), (3, "open", None, 1, False)])
+    wait_seats(kasun, [(0, "human", "Ama", 0, False), (1, "human", "Kasun", 1, True),
+                       (2, "human", "Nimal", 0, False), (3, "open", None, 1, False)])
     assert "Team 1 · your team" in nimal.locator("[data-testid=lobby-seat-2]").inner_text()
     assert "Team 2" in nimal.locator("[data-testid=lobby-seat-3]").inner_text()
     assert "partner" in ama.locator(".lobby-teams-hint").inner_text()
@@ -142,10 +128,7 @@ def test_three_browsers_see_the_teams_move_and_swap_then_play_their_own_seats(se
     shot(ama, "lobby-picking-1280x800")
     ama.click("[data-testid=lobby-seat-3] [data-action=swap]")
     swapped = [
-        (0, "human", "Ama", 0),
-        (1, "open", None, 1),
-        (2, "human", "Kasun", 0),
-        (3, "human", "Nimal", 1),
+        (0, "human", "Ama", 0), (1, "open", None, 1), (2, "human", "Kasun", 0), (3, "human", "Nimal", 1),
     ]
     for page, mine in ((ama, 0), (kasun, 2), (nimal, 3)):
         wait_seats(page, [(*row, row[0] == mine) for row in swapped])
@@ -179,27 +162,18 @@ def test_three_browsers_see_the_teams_move_and_swap_then_play_their_own_seats(se
 
 
 def test_three_player_omi_shows_the_turn_order_not_teams(server, pages):
-    created = server.api(
-        "POST", "/api/tables", {"game": "omi", "mode": "friends", "name": "Ama", "rules": {"players": 3}}
-    )
+    created = server.api("POST", "/api/tables", {"game": "omi", "mode": "friends", "name": "Ama",
+                                                 "rules": {"players": 3}})
     page = pages.new(width=360, height=640, mobile=True)
     page.goto(server.base + "/")
     # What the creator's browser keeps (js/store.js saveTable; unsaved entries are pruned).
     keep = "([id, held]) => localStorage.setItem('bistrot.table.' + id, JSON.stringify(held))"
-    held = {
-        "mode": "friends",
-        "creator": True,
-        "seats": created["seats"],
-        "join_url": created["join_url"],
-        "game": "omi",
-        "saved": int(time.time() * 1000),
-    }
+    held = {"mode": "friends", "creator": True, "seats": created["seats"], "join_url": created["join_url"],
+            "game": "omi", "saved": int(time.time() * 1000)}
     page.evaluate(keep, [created["table"], held])
     page.goto(f"{server.base}/t/{created['table']}")
-    wait_seats(
-        page,
-        [(0, "human", "Ama", None, True), (1, "open", None, None, False), (2, "open", None, None, False)],
-    )
+    wait_seats(page, [(0, "human", "Ama", None, True), (1, "open", None, None, False),
+                      (2, "open", None, None, False)])
     assert "No teams" in page.locator(".lobby-teams-hint").inner_text()
     assert page.locator("[data-action=pick], [data-action=sit]").count() == 0  # nobody to move yet
     fits(page)

@@ -91,12 +91,9 @@ def test_the_analysis_is_refused_as_the_record_is(server: ThreadServer) -> None:
             refused = method(f"/api/tables/{source['table']}/analysis")
             assert (refused.status_code, refused.json()["code"]) == (403, "challenge_deal")
         # Nothing was started by the refusals.
-        assert (
-            api.get(f"/api/tables/{source['table']}/analysis", headers=bearer(source["watch"])).json()[
-                "status"
-            ]
-            == "none"
-        )
+        assert api.get(f"/api/tables/{source['table']}/analysis", headers=bearer(source["watch"])).json()[
+            "status"
+        ] == "none"
     assert server.app.state.analyses.jobs == {}
 
 
