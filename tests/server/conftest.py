@@ -1,14 +1,20 @@
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 from server_harness import AllRecords, ErrorRecords, ThreadServer, make_settings
+from store_rooms import Room, postgres_rows, sqlite_rows
+
+if TYPE_CHECKING:
+    from tests.postgres_server import PostgresServer
 
 H = TypeVar("H", bound=logging.Handler)
+_databases = itertools.count()
 
 
 @pytest.fixture
@@ -41,3 +47,19 @@ def error_records() -> Iterator[ErrorRecords]:
 def all_records() -> Iterator[AllRecords]:
     """Every record logged while the test runs."""
     yield from _listening(AllRecords())
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Room]:
+    """A server on SQLite, then on PostgreSQL (the ``settings`` marker applies to both)."""
+    marker = request.node.get_closest_marker("settings")
+    overrides = dict(marker.kwargs if marker else {})
+    if request.param == "postgres":
+        postgres: PostgresServer = request.getfixturevalue("postgres")
+        url = postgres.create_database(f"room_{next(_databases)}_{tmp_path.name[-12:].lower()}")
+        overrides["database_url"] = url
+        rows = postgres_rows(url)
+    else:
+        rows = sqlite_rows(tmp_path / "room.db")
+    with ThreadServer(make_settings(tmp_path, **overrides)) as server:
+        yield Room(server, rows)

@@ -295,6 +295,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "chat_burst": 1000,  # so does the chat rate of a seat
         "chat_per_s": 1000.0,
         "table_quota_burst": 10_000,  # tests open many tables; the quota has its own test
+        "profile_quota_burst": 10_000,  # ... and make many profiles (tests/server/test_profiles.py)
         "abuse_wait_s": 0.0,  # tests reconnect after floods; the wait has its own test
         "tune_gc": False,  # process-wide: not inside the test process
     }

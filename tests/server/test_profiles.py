@@ -6,20 +6,17 @@ A profile is made with a name; its key is the player's only credential: HttpOnly
 
 from __future__ import annotations
 
-import itertools
 import logging
-import sqlite3
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
-import psycopg
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from server_harness import AllRecords, ThreadServer, http, make_settings
+from store_rooms import Room, make
 
 from bistrot.server.players import COOKIE, HEADER, profile_name
 from bistrot.tablecore.records import secret_hash
@@ -30,55 +27,6 @@ if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
 
 pytest_plugins = ["tests.postgres_server"]
-
-_databases = itertools.count()
-
-
-class Room:
-    """A running server and a way to read its store's rows (SQL for either backend)."""
-
-    def __init__(self, server: ThreadServer, rows: Any) -> None:
-        self.server = server
-        self.url = server.url
-        self.rows = rows
-
-
-def _sqlite_rows(db: Path) -> Any:
-    def rows(sql: str) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(db) as conn:
-            return list(conn.execute(sql))
-
-    return rows
-
-
-def _postgres_rows(url: str) -> Any:
-    def rows(sql: str) -> list[tuple[Any, ...]]:
-        with psycopg.connect(url) as conn:
-            return list(conn.execute(sql))  # type: ignore[arg-type]
-
-    return rows
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Room]:
-    """A server on SQLite, then on PostgreSQL (the ``settings`` marker applies to both)."""
-    marker = request.node.get_closest_marker("settings")
-    overrides = dict(marker.kwargs if marker else {})
-    if request.param == "postgres":
-        postgres: PostgresServer = request.getfixturevalue("postgres")
-        url = postgres.create_database(f"profiles_{next(_databases)}_{tmp_path.name[-12:].lower()}")
-        overrides["database_url"] = url
-        rows = _postgres_rows(url)
-    else:
-        rows = _sqlite_rows(tmp_path / "room.db")
-    with ThreadServer(make_settings(tmp_path, **overrides)) as server:
-        yield Room(server, rows)
-
-
-def make(client: httpx.Client, name: str = "Ama") -> dict[str, Any]:
-    answer = client.post("/api/profiles", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    return answer.json()
 
 
 def test_a_profile_is_made_with_a_name_and_its_key_opens_it(room: Room) -> None:
