@@ -125,6 +125,7 @@ def test_a_dropped_player_keeps_the_seat_then_a_computer_plays_it_until_they_ret
         "connected": True,
         "away": False,
         "you": True,
+        "profile": None,
     }
     creator.wait_for(lambda m: m["type"] == "state" and m["view"]["seats"][1]["connected"])
     creator.close()

@@ -31,12 +31,14 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
+from bistrot.server.lobby import Lobby
+from bistrot.server.lobby_api import add_lobby
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.players import Profiles
 from bistrot.server.postgres import PostgresStorage
-from bistrot.server.profile_api import add_profiles
+from bistrot.server.profile_api import ProfileKey, add_profiles, optional_profile
 from bistrot.server.protocol import (
     AnalysisState,
     ApiError,
@@ -61,7 +63,8 @@ from bistrot.server.protocol import (
     Sharing,
     TableInfo,
 )
-from bistrot.server.quota import LocalTableQuota, TableQuota, TooManyTables, client_key
+from bistrot.server.quota import LocalTableQuota, TableQuota, client_key
+from bistrot.server.quota import take_table as take_from
 from bistrot.server.redis_quota import RedisTableQuota
 from bistrot.server.replays import ReplayCache, TooManyReplays
 from bistrot.server.room import Room, challenger_key
@@ -94,8 +97,10 @@ ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorBody"}
 #: Opening a table may also be refused for the client's quota (``too_many_tables``).
 RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
 CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
-    **STORE_ERRORS, 429: {"model": ErrorBody, "headers": RETRY_AFTER}
+    **STORE_ERRORS, 401: {"model": ErrorBody}, 429: {"model": ErrorBody, "headers": RETRY_AFTER}
 }
+#: A request that may carry a profile key: ``bad_profile_key`` or ``no_profile`` (401).
+PROFILE_ERRORS: dict[int | str, dict[str, Any]] = {**STORE_ERRORS, 401: {"model": ErrorBody}}
 
 #: An analysis may be refused for the caller's share (``too_many_analyses``) or a full queue
 #: (``analysis_busy``).
@@ -228,9 +233,12 @@ def create_app(
     _add_error_handlers(app, settings.static_dir)
     app.state.analyses = analyses
     quota = quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s)
-    _add_api(app, room, analyses, quota)
+    players = Profiles(storage)
+    lobby = Lobby(storage, wait_s=settings.quickmatch_wait_s, poll_s=settings.lobby_poll_s)
+    _add_api(app, room, analyses, quota, players, lobby)
     _add_replays(app, room, settings)
-    add_profiles(app, Profiles(storage), profile_quota)
+    add_profiles(app, players, profile_quota)
+    add_lobby(app, room, lobby, players, quota, settings)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 
@@ -332,13 +340,12 @@ def _add_error_handlers(app: FastAPI, static: Path) -> None:
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 
 
-def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota) -> None:
+def _add_api(
+    app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota, profiles: Profiles, lobby: Lobby
+) -> None:
     async def take_table(request: Request) -> None:
-        # Per address (behind a proxy of forwarded_allow_ips: the one it forwards), before the
-        # table is planned, so a refused request costs a token too: probing is not free.
-        wait = await quota.wait(client_key(request.client.host if request.client else ""))
-        if wait > 0:
-            raise TooManyTables(wait)
+        # Before the table is planned, so a refused request costs a token too: probing is not free.
+        await take_from(quota, request.client.host if request.client else "")
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}}, tags=["server"])
     async def healthz(response: Response) -> dict[str, Any]:
@@ -385,21 +392,39 @@ def _add_api(app: FastAPI, room: Room, analyses: AnalysisJobs, quota: TableQuota
     @app.post(
         "/api/tables", status_code=201, response_model=CreatedTable, responses=CREATE_ERRORS, tags=["tables"]
     )
-    async def open_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    async def open_table(body: CreateTable, request: Request, key: ProfileKey = None) -> dict[str, Any]:
         """Open a table against the computer, for friends, or for a hot seat (within the
-        client's quota of new tables)."""
+        client's quota of new tables).  With a profile (its cookie or header), the creator's seat
+        is the profile's, under its name; a ``public`` table needs one."""
         await take_table(request)
-        return await room.create(body.model_dump())
+        profile = await optional_profile(profiles, request, key)
+        asked = body.model_dump()
+        if profile is not None:
+            asked["name"] = profile.name
+        opened = await room.create(asked, profile=None if profile is None else profile.id)
+        if body.public:
+            lobby.nudge()
+        return opened
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS, tags=["tables"])
     async def table_info(table_id: str) -> dict[str, Any]:
         """Public facts of a table (no secret, no card)."""
         return await room.info(table_id)
 
-    @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
-    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
-        """Take the next free seat of a friends table."""
-        return await room.join(table_id, body.invite, body.name)
+    @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=PROFILE_ERRORS, tags=["tables"])
+    async def join(
+        table_id: str, body: JoinTable, request: Request, key: ProfileKey = None
+    ) -> dict[str, Any]:
+        """Take the next free seat of a friends table: with its invite, or, at a public table,
+        with a profile (its cookie or header).  With a profile, the seat is the profile's, under
+        its name."""
+        profile = await optional_profile(profiles, request, key)
+        if profile is None:
+            joined = await room.join(table_id, body.invite, body.name)
+        else:
+            joined = await room.join(table_id, body.invite, profile.name, profile.id)
+        lobby.nudge()
+        return joined
 
     @app.post(
         "/api/tables/{table_id}/check-invite", response_model=InviteOpen, responses=ERRORS, tags=["tables"]

@@ -141,11 +141,12 @@ WITH moved AS (
     RETURNING id
 ), seated AS (
     UPDATE seats SET kind = s.kind, level = s.level, token_hash = s.token_hash, name = s.name,
-        hints = s.hints
+        hints = s.hints, profile = s.profile
     FROM moved, unnest(
         CAST(:seats AS integer[]), CAST(:kinds AS varchar[]), CAST(:levels AS varchar[]),
-        CAST(:token_hashes AS varchar[]), CAST(:names AS varchar[]), CAST(:hints AS integer[])
-    ) AS s (seat, kind, level, token_hash, name, hints)
+        CAST(:token_hashes AS varchar[]), CAST(:names AS varchar[]), CAST(:hints AS integer[]),
+        CAST(:profiles AS varchar[])
+    ) AS s (seat, kind, level, token_hash, name, hints, profile)
     WHERE seats.table_id = moved.id AND seats.seat = s.seat
 )
 SELECT count(*) FROM moved
@@ -524,6 +525,7 @@ class PostgresStorage:
             "token_hashes": [s.token_hash for s in seat_records],
             "names": [s.name for s in seat_records],
             "hints": [s.hints for s in seat_records],
+            "profiles": [s.profile for s in seat_records],
         }
 
         async def write(conn: AsyncConnection) -> None:

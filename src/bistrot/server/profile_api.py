@@ -88,6 +88,13 @@ def key_of(request: Request, header: str | None) -> str | None:
     return header if header is not None else request.cookies.get(COOKIE)
 
 
+async def optional_profile(profiles: Profiles, request: Request, header: str | None) -> Profile | None:
+    """The profile a request proves, or None if it carries no key; a key that opens none is
+    refused (``bad_profile_key``, 401), never taken as no profile."""
+    key = key_of(request, header)
+    return None if key is None else await profiles.by_key(key)
+
+
 def own(profile: Profile) -> dict[str, Any]:
     """The answer of one's own profile."""
     return {"profile": profile.id, "name": profile.name, "created": profile.created_at}

@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
 from bistrot import games
 from bistrot.server.schema import HISTORY_MAX
@@ -100,7 +109,12 @@ class CreateTable(_Body):
         None,
         description="a deal code (or integer seed) to play a known deal (not at a friends table)",
     )
-    name: Name | None = Field(None, description="the creator's display name")
+    name: Name | None = Field(
+        None, description="the creator's display name (with a profile: the profile's name instead)"
+    )
+    public: StrictBool = Field(
+        False, description="a friends table listed in the lobby while it waits; needs a profile"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -116,7 +130,9 @@ class CreateTable(_Body):
 class JoinTable(_Body):
     """``POST /api/tables/{table}/join``."""
 
-    invite: str = Field(max_length=64, description="the invite of the join link")
+    invite: str | None = Field(
+        None, max_length=64, description="the invite of the join link (a public table: a profile instead)"
+    )
     name: Name | None = None
 
 
@@ -192,6 +208,7 @@ class SeatInfo(BaseModel):
     connected: bool
     away: bool
     you: bool
+    profile: str | None = Field(None, description="the public id of its player's profile, if any")
 
 
 class TableInfo(BaseModel):
@@ -206,6 +223,7 @@ class TableInfo(BaseModel):
     rules: dict[str, Any]
     seats: list[SeatInfo]
     rematch: str | None
+    public: bool = Field(False, description="listed in the lobby while it waits")
 
 
 class Rematch(BaseModel):

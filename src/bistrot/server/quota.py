@@ -128,3 +128,11 @@ class TooManyTables(RetryLater):
 
     def __init__(self, wait_s: float) -> None:
         super().__init__("too_many_tables", "new tables", wait_s)
+
+
+async def take_table(quota: TableQuota, host: str) -> None:
+    """Take a table from the quota of the address ``host`` (behind a proxy of
+    ``forwarded_allow_ips``: the one it forwards); :class:`TooManyTables` if it has none left."""
+    wait = await quota.wait(client_key(host))
+    if wait > 0:
+        raise TooManyTables(wait)

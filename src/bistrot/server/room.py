@@ -47,6 +47,8 @@ log = logging.getLogger("bistrot.server.room")
 _FORWARDED: contextvars.ContextVar[bool] = contextvars.ContextVar("forwarded", default=False)
 
 EVICT_EVERY_S = 30.0
+#: Who takes the free seats of a public table nobody else joined in time (issue 33: "hard").
+QUICKMATCH_LEVEL = "hard"
 
 
 class Room:
@@ -304,10 +306,17 @@ class Room:
 
     async def _evict_loop(self) -> None:
         settings = self.settings
-        every = min(EVICT_EVERY_S, max(min(settings.evict_after_s, settings.expire_waiting_s), 0.05))
+        # Often enough for a public table's wait to end on time (within a tenth of it).
+        soonest = min(settings.evict_after_s, settings.expire_waiting_s, settings.quickmatch_wait_s / 10)
+        every = min(EVICT_EVERY_S, max(soonest, 0.05))
         while True:
             await asyncio.sleep(every)
             for table in list(self.tables.values()):
+                if table.record.public and table.record.status == WAITING:
+                    try:
+                        await table.fill_if_waited(settings.quickmatch_wait_s, QUICKMATCH_LEVEL)
+                    except Exception:  # say, the store refused the seats: next round
+                        log.exception("table %s: computers could not take its free seats", table.id[:6])
                 if not self._leaving(table):
                     continue
                 try:
@@ -361,27 +370,34 @@ class Room:
     # ------------------------------------------------------------------ opening tables
 
     async def create(
-        self, request: Mapping[str, Any], challenge: ChallengeRecord | None = None, seed: int | None = None
+        self,
+        request: Mapping[str, Any],
+        challenge: ChallengeRecord | None = None,
+        seed: int | None = None,
+        profile: str | None = None,
     ) -> dict[str, Any]:
-        """Open a table as ``POST /api/tables`` asks (its body as a dict); returns the answer's body."""
+        """Open a table as ``POST /api/tables`` asks (its body as a dict; ``profile``: the
+        creator's checked profile id); returns the answer's body."""
         settings = self.settings
         defaults = PlanDefaults(bot_delay_ms=settings.bot_delay_ms, grace_s=settings.grace_s)
         plan = plan_table(
             request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
-            now=time.time(),
+            now=time.time(), profile=profile,
         )
         await self._stored(self.storage.create_table(plan.table, plan.seats))
         self._open(StoredTable(plan.table, plan.seats, []))
         return plan.answer()
 
-    async def join(self, table_id: str, invite: str, name: str | None) -> dict[str, Any]:
-        """``POST /api/tables/{id}/join``."""
+    async def join(
+        self, table_id: str, invite: str | None, name: str | None, profile: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /api/tables/{id}/join`` (``profile``: the joining player's checked profile id)."""
         owner = await self.locate(table_id)
         if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "join", [table_id, invite, name])
+            forwarded: dict[str, Any] = await self._forward(owner, "join", [table_id, invite, name, profile])
             return forwarded
         table = await self.require(table_id)
-        seat, token = await table.join(invite, name)
+        seat, token = await table.join(invite, name, profile)
         return {
             "table": table.id,
             "seat": seat,

@@ -80,6 +80,8 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("result", JSON),
         Column("created_at", Float, nullable=False),
         Column("updated_at", Float, nullable=False),
+        # Added by migration 0006: listed in the lobby while waiting (0 or 1, as SQLite keeps it).
+        Column("public", Integer, nullable=False, server_default="0"),
         *owner,
         Index("tables_status", "status"),
         Index("tables_challenge", "challenge"),
@@ -96,6 +98,8 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         # Added by migration 0003 (and to older SQLite files on start): a later column must
         # have a default.
         Column("hints", Integer, nullable=False, server_default="0"),
+        Column("profile", String),  # migration 0006: its player's public profile id
+        Index("seats_profile", "profile"),
     )
     Table(
         "events",
@@ -203,6 +207,7 @@ def table_row(t: TableRecord) -> dict[str, Any]:
         "rematch_of": t.rematch_of,
         "challenge": t.challenge,
         "result": t.result,
+        "public": int(t.public),
         "created_at": t.created_at,
         "updated_at": t.created_at,
     }
@@ -228,6 +233,7 @@ def table_record(r: Any) -> TableRecord:
         rematch_of=r["rematch_of"],
         challenge=r["challenge"],
         result=r["result"],
+        public=bool(r["public"]),
     )
 
 
@@ -241,12 +247,13 @@ def seat_row(table_id: str, s: SeatRecord) -> dict[str, Any]:
         "token_hash": s.token_hash,
         "name": s.name,
         "hints": s.hints,
+        "profile": s.profile,
     }
 
 
 def seat_record(r: Any) -> SeatRecord:
     """A :class:`SeatRecord` from a ``seats`` row (a mapping)."""
-    return SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"], r["hints"])
+    return SeatRecord(r["seat"], r["kind"], r["level"], r["token_hash"], r["name"], r["hints"], r["profile"])
 
 
 def challenge_row(c: ChallengeRecord) -> dict[str, Any]:

@@ -165,6 +165,16 @@ class Settings(BaseSettings):
     profile_quota_per_s: float = Field(1 / 60, gt=0)
     """Profiles an address may make per second after its burst: one a minute, so a script
     cannot fill the database with names."""
+    quickmatch_wait_s: float = Field(60.0, gt=0, le=3600)
+    """A public table (the lobby's, "Play now"'s) with a player connected and nobody else
+    joining for this long starts with computer players (hard) in its free seats."""
+    lobby_poll_s: float = Field(1.0, gt=0, le=60)
+    """How often a node reads the lobby from the store while anyone follows it live (one
+    read per game for all its followers; every node sees the others' tables so)."""
+    lobby_streams: int = Field(1000, ge=1)
+    """Live lobby connections (Server-Sent Events) a node holds at once."""
+    lobby_streams_per_address: int = Field(4, ge=1)
+    """... and from one address."""
     expire_waiting_s: float = Field(86_400.0, gt=0)
     """A table still waiting for players (friends who never joined) with no connection at all
     for this long is retired (``table_expired``): one day, as an unanswered invitation."""

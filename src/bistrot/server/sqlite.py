@@ -47,7 +47,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
-from sqlalchemy.schema import CreateColumn
+from sqlalchemy.schema import CreateColumn, CreateIndex
 
 from bistrot.server.metrics import LatencyWindow
 from bistrot.server.schema import (
@@ -374,7 +374,10 @@ class SQLiteStorage:
                 conn.execute(
                     update(seats)
                     .where(seats.c.table_id == table_id, seats.c.seat == s.seat)
-                    .values(kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name, hints=s.hints)
+                    .values(
+                        kind=s.kind, level=s.level, token_hash=s.token_hash, name=s.name, hints=s.hints,
+                        profile=s.profile,
+                    )
                 )
             moved = conn.execute(
                 update(tables).where(tables.c.id == table_id).values(status=status, updated_at=time.time())
@@ -616,6 +619,12 @@ def _check_open_database(conn: sqlite3.Connection, path: Path) -> None:
         # A column a later version added (with a default, so every row has a value): added here,
         # as migration 0003 does for PostgreSQL.
         added += [f'ALTER TABLE "{name}" ADD COLUMN {column_ddl(c)}' for c in missing]
+        # ... with the indexes of those columns (create_all adds none to a table that exists).
+        added += [
+            str(CreateIndex(index, if_not_exists=True).compile(dialect=sqlite_dialect()))
+            for index in metadata.tables[name].indexes
+            if any(c in missing for c in index.columns)
+        ]
     if added:
         conn.execute("BEGIN")
         for statement in added:

@@ -120,6 +120,9 @@ class Table:
         self._hint_waiting: list[tuple[Any, Reply]] = []
         self._last_change = time.monotonic()
         self.idle_since = time.monotonic()
+        #: When the last seat was taken (or the table opened here): a public table's wait for
+        #: more players counts from it (:meth:`fill_if_waited`).
+        self.seated_since = time.monotonic()
         #: When (wall clock) the last connection closed; None: none since the table was loaded.
         self.seen_at: float | None = None
         #: Since when no seat has had a connection (None: someone is here); for a table loaded
@@ -500,23 +503,40 @@ class Table:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
-    async def check_invite(self, invite: str) -> int:
+    async def check_invite(self, invite: str | None) -> int:
         """The seat a friend with ``invite`` would take now; the refusals of :meth:`join`."""
         seat: int = await self.call(self._do_check_invite, invite)
         return seat
 
-    async def _do_check_invite(self, invite: str) -> int:
+    async def _do_check_invite(self, invite: str | None) -> int:
         return self.core.check_invite(invite)
 
-    async def join(self, invite: str, name: str | None) -> tuple[int, str]:
-        """Take the next free seat of a friends table: (seat, token)."""
-        joined: tuple[int, str] = await self.call(self._do_join, invite, name)
+    async def join(self, invite: str | None, name: str | None, profile: str | None = None) -> tuple[int, str]:
+        """Take the next free seat of a friends table (with its invite, or a public table's
+        with a ``profile``): (seat, token)."""
+        joined: tuple[int, str] = await self.call(self._do_join, invite, name, profile)
         return joined
 
-    async def _do_join(self, invite: str, name: str | None) -> tuple[int, str]:
-        record, token, status = self.core.join(invite, name)
+    async def _do_join(self, invite: str | None, name: str | None, profile: str | None) -> tuple[int, str]:
+        record, token, status = self.core.join(invite, name, profile)
         await self._save_seats([record], status)
+        self.seated_since = time.monotonic()
         return record.seat, token
+
+    async def fill_if_waited(self, wait_s: float, level: str) -> bool:
+        """At a public table that has waited ``wait_s`` since its last seat was taken, with a
+        player connected, computer players of ``level`` take the free seats and it starts
+        (quick match: nobody waits for ever).  Whether it did."""
+        filled: bool = await self.call(self._do_fill_if_waited, wait_s, level)
+        return filled
+
+    async def _do_fill_if_waited(self, wait_s: float, level: str) -> bool:
+        if not (self.record.public and self.core.someone_waits()):
+            return False
+        if time.monotonic() - self.seated_since < wait_s:
+            return False
+        await self._save_seats(self.core.fill_open(level), PLAYING)
+        return True
 
     async def start_early(self, token: str) -> None:
         """The creator starts a friends table now; computer players fill the free seats."""

@@ -333,6 +333,7 @@ class TableCore:
                 "connected": s.record.kind == COMPUTER or self.present(i),
                 "away": s.away,
                 "you": audience == i,
+                "profile": s.record.profile,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -371,6 +372,7 @@ class TableCore:
             "rules": self.rules.to_dict(),
             "seats": self.seats_info(None),
             "rematch": r.rematch,
+            "public": r.public,
         }
 
     def legal(self, game: Any, audience: Audience) -> list[str]:
@@ -724,16 +726,23 @@ class TableCore:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
-    def check_invite(self, invite: str) -> int:
+    def check_invite(self, invite: str | None, profile: str | None = None) -> int:
         """The seat a friend with ``invite`` would take now (nothing changes), or the refusal
-        :meth:`join` would give: ``not_joinable``, ``bad_invite``, ``table_over``, ``table_full``."""
+        :meth:`join` would give: ``not_joinable``, ``bad_invite``, ``table_over``, ``table_full``.
+        A public table needs no invite but a ``profile`` (its public id, checked by the host):
+        ``no_profile`` without one, ``already_seated`` if that profile has a seat here."""
         r = self.table
         if r.mode != "friends":
             raise TableError(
                 "not_joinable", f"this is a {r.mode} table: only friends tables take players by link"
             )
-        if r.invite_hash is None or secret_hash(invite) != r.invite_hash:
+        if r.public and invite is None:
+            if profile is None:
+                raise TableError("no_profile", "joining a public table needs a profile: make one first", 401)
+        elif r.invite_hash is None or invite is None or secret_hash(invite) != r.invite_hash:
             raise TableError("bad_invite", "this invite does not open this table", 403)
+        if profile is not None and any(s.record.profile == profile for s in self.seats):
+            raise TableError("already_seated", "this profile already has a seat at this table", 409)
         if r.status == OVER:
             raise TableError("table_over", "this table's game is over")
         free = [s for s in self.seats if s.record.kind == OPEN]
@@ -741,12 +750,15 @@ class TableCore:
             raise TableError("table_full", "every seat of this table is taken")
         return free[0].record.seat
 
-    def join(self, invite: str, name: str | None) -> tuple[SeatRecord, str, str]:
-        """The next free seat for a friend with the invite: (its record, its token, the table's
-        status once it is taken); the host stores them, then calls :meth:`seats_saved`."""
-        seat = self.check_invite(invite)
+    def join(
+        self, invite: str | None, name: str | None, profile: str | None = None
+    ) -> tuple[SeatRecord, str, str]:
+        """The next free seat for a friend with the invite (or, at a public table, a player
+        with a ``profile``): (its record, its token, the table's status once it is taken); the
+        host stores them, then calls :meth:`seats_saved`."""
+        seat = self.check_invite(invite, profile)
         token = new_secret()
-        record = SeatRecord(seat, HUMAN, None, secret_hash(token), name)
+        record = SeatRecord(seat, HUMAN, None, secret_hash(token), name, profile=profile)
         last = sum(s.record.kind == OPEN for s in self.seats) == 1
         return record, token, PLAYING if last else WAITING
 
@@ -757,8 +769,19 @@ class TableCore:
             raise TableError("not_creator", "only the table's creator (seat 0) can start it early", 403)
         if self.status != WAITING:
             raise TableError("already_started", "the table has already started")
-        level = self.entry.level_or_weaker(self.table.level)
+        return self.fill_open(self.table.level)
+
+    def fill_open(self, level: str) -> list[SeatRecord]:
+        """Computer players of ``level`` (or the strongest this game has below it) for every free
+        seat: the records to store, then :meth:`seats_saved` with status ``playing``."""
+        level = self.entry.level_or_weaker(level)
         return [SeatRecord(s.record.seat, COMPUTER, level) for s in self.seats if s.record.kind == OPEN]
+
+    def someone_waits(self) -> bool:
+        """Whether a human player is connected to this waiting table."""
+        return self.status == WAITING and any(
+            s.record.kind == HUMAN and self.present(i) for i, s in enumerate(self.seats)
+        )
 
     def move_seat(self, token: str, seat: int | None, to: int) -> list[SeatRecord]:
         """Before a friends table starts, move the player of ``seat`` (None: the token's own

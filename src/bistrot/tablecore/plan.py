@@ -133,6 +133,27 @@ def _bot_seat(key: object, players: int) -> int:
     return key
 
 
+def game_entry(name: object) -> games.GameEntry:
+    """The registry's entry of the game a request names; ``unknown_game`` otherwise."""
+    try:
+        return games.get(name)
+    except ValueError as err:
+        raise TableError("unknown_game", str(err), 422) from None
+
+
+def table_rules(entry: games.GameEntry, raw: object) -> Any:
+    """The rules a request's ``rules`` object asks of ``entry``'s game, defaults filled in;
+    ``bad_rules`` otherwise.  Their ``to_dict()`` is the one spelling stored and compared.
+
+    >>> table_rules(game_entry("omi"), {}).to_dict() == table_rules(game_entry("omi"), None).to_dict()
+    True
+    """
+    try:
+        return entry.rules_from_dict(dict(raw or {}))  # type: ignore[call-overload]
+    except (ValueError, TypeError) as err:
+        raise TableError("bad_rules", str(err), 422) from None
+
+
 def plan_table(
     request: Mapping[str, Any],
     defaults: PlanDefaults,
@@ -140,30 +161,44 @@ def plan_table(
     seed: int | None = None,
     challenge: str | None = None,
     now: float = 0.0,
+    profile: str | None = None,
 ) -> Plan:
     """Check a table request and plan the table; :class:`TableError` says what is wrong.
 
     ``seed`` (a challenge's deal) overrides the request's.  A friends table takes no chosen
-    deal (``seed_not_allowed``): its creator would know every hand.  Nothing is stored here.
+    deal (``seed_not_allowed``): its creator would know every hand.  ``profile``: the public
+    id of the creator's profile, which the host has checked (the creator's seat keeps it); a
+    ``public`` table, listed in the lobby while it waits, needs one.  Nothing is stored here.
+
+    >>> plan = plan_table({"game": "oti", "mode": "friends", "public": True}, PlanDefaults(),
+    ...                   profile="p" * 16)
+    >>> plan.table.public, plan.seats[0].profile
+    (True, 'pppppppppppppppp')
+    >>> plan_table({"game": "oti", "public": True}, PlanDefaults(), profile="p" * 16)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bistrot.tablecore.errors.TableError: only a friends table can be public (a computer table has no ...
     """
     if not isinstance(request, Mapping):
         raise TableError("bad_request", "a table request is an object", 422)
     if not defaults.choose_pace:
         refuse_pace(request)
-    try:
-        entry = games.get(request.get("game"))
-    except ValueError as err:
-        raise TableError("unknown_game", str(err), 422) from None
+    entry = game_entry(request.get("game"))
     mode = request.get("mode") or "computer"
     if mode == "friends" and "friends" not in defaults.modes:
         raise TableError("needs_network", "a table with friends needs the network: play offline "
                          "against the computer or in hot seat", 422)
     if mode not in defaults.modes:
         raise TableError("bad_request", f"mode is one of {', '.join(defaults.modes)}, not {mode!r}", 422)
-    try:
-        rules = entry.rules_from_dict(dict(request.get("rules") or {}))
-    except (ValueError, TypeError) as err:
-        raise TableError("bad_rules", str(err), 422) from None
+    public = request.get("public", False)
+    if not isinstance(public, bool):
+        raise TableError("bad_request", "public is true or false", 422)
+    if public and mode != "friends":
+        text = f"only a friends table can be public (a {mode} table has no seat to offer)"
+        raise TableError("public_needs_friends", text, 422)
+    if public and profile is None:
+        raise TableError("no_profile", "a public table needs a profile: make one, then open the table", 401)
+    rules = table_rules(entry, request.get("rules"))
     players = entry.players(rules)
     if seed is None and mode == "friends" and request.get("seed") is not None:
         # Whoever chose the deal would know every hand of the friends who join.
@@ -226,7 +261,9 @@ def plan_table(
                 tokens[s] = new_secret()
                 token_hash = secret_hash(tokens[s])
             shown = name if s == first_human and isinstance(name, str) else None
-            seats.append(SeatRecord(s, HUMAN, None, token_hash, shown))
+            # A hot seat's seats are one device's: no seat is the profile's alone.
+            own = profile if s == first_human and mode != "hotseat" else None
+            seats.append(SeatRecord(s, HUMAN, None, token_hash, shown, profile=own))
         elif kind == COMPUTER:
             seats.append(SeatRecord(s, COMPUTER, per_seat.get(s, default_level)))
         else:
@@ -247,6 +284,7 @@ def plan_table(
         watch_hash="" if watch is None else secret_hash(watch),
         created_at=now,
         challenge=challenge,
+        public=public,
     )
     return Plan(table, seats, tokens, invite, watch)
 
@@ -267,6 +305,7 @@ def plan_rematch(old: TableRecord, seats: list[SeatRecord], *, id_prefix: str = 
         watch_hash=old.watch_hash,
         created_at=now,
         rematch_of=old.id,
+        public=old.public,
     )
-    copies = [SeatRecord(s.seat, s.kind, s.level, s.token_hash, s.name) for s in seats]
+    copies = [SeatRecord(s.seat, s.kind, s.level, s.token_hash, s.name, profile=s.profile) for s in seats]
     return Plan(table, copies)

@@ -46,6 +46,7 @@ class TableRecord:
     rematch_of: str | None = None
     challenge: str | None = None
     result: dict[str, Any] | None = None
+    public: bool = False  # listed in the lobby while it waits; any profile may join it
 
 
 @dataclass
@@ -59,6 +60,7 @@ class SeatRecord:
     token_hash: str | None = None
     name: str | None = None
     hints: int = 0
+    profile: str | None = None  # the public id of its player's profile, if they had one
 
 
 @dataclass(frozen=True)

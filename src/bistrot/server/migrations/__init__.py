@@ -41,7 +41,7 @@ def head() -> str:
     """The newest revision.
 
     >>> head()
-    '0005'
+    '0006'
     """
     revision = ScriptDirectory.from_config(config()).get_current_head()
     assert revision is not None

@@ -1,0 +1,173 @@
+"""The public lobby: friends tables opened ``"public": true``, listed while they wait for players.
+
+The store is the lobby's only truth: a table's seats are stored before a join is answered, so a
+read of the store shows every node's public tables as they stand.  Followers of the live lobby
+(``GET /api/lobby/events``, Server-Sent Events) share one reader per game on each node, which
+reads the store every ``lobby_poll_s`` while anyone follows, and at once when this node changed
+a public table (:meth:`Lobby.nudge`); each follower is sent the list whenever it changed.
+
+The SQL is written once, as a function of a synchronous SQLAlchemy connection, which both stores
+run (:meth:`~bistrot.server.storage.Storage.snapshot`).
+
+>>> lobby_event([]) == b'event: lobby\\ndata: {"tables":[]}\\n\\n'
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from sqlalchemy import Connection, select
+
+from bistrot.server.schema import seats, tables
+from bistrot.tablecore.plan import COMPUTER, HUMAN, WAITING
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: The most tables one lobby answer lists (the oldest first: they are the ones to fill).
+LISTED = 100
+#: A comment line sent to an idle follower this often, so proxies keep the connection open.
+KEEPALIVE_S = 15.0
+
+
+class LobbyStore(Protocol):
+    """What the lobby needs of a store: a consistent read running SQL written once."""
+
+    async def snapshot(self, work: Callable[[Connection], T]) -> T: ...
+
+
+def read_lobby(conn: Connection, game: str | None, wait_s: float) -> list[dict[str, Any]]:
+    """The public tables waiting for players (of ``game``, or of every game), oldest first: each
+    with its rules, its seats (``null`` where free) and when computer players take the free
+    seats if nobody joins (``fills_at``: ``wait_s`` after the last seat was taken)."""
+    query = select(
+        tables.c.id, tables.c.game, tables.c.rules, tables.c.created_at, tables.c.updated_at
+    ).where(tables.c.public == 1, tables.c.status == WAITING)
+    if game is not None:
+        query = query.where(tables.c.game == game)
+    rows = list(conn.execute(query.order_by(tables.c.created_at, tables.c.id).limit(LISTED)))
+    if not rows:
+        return []
+    seat_rows = conn.execute(
+        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.level, seats.c.name, seats.c.profile)
+        .where(seats.c.table_id.in_([r.id for r in rows]))
+        .order_by(seats.c.table_id, seats.c.seat)
+    )
+    seated: dict[str, list[dict[str, Any] | None]] = {r.id: [] for r in rows}
+    for s in seat_rows:
+        seated[s.table_id].append(_seat(s))
+    return [
+        {
+            "table": r.id,
+            "game": r.game,
+            "rules": r.rules,
+            "rated": False,  # ratings are not built yet (issue 33, item 4)
+            "seats": seated[r.id],
+            "created": r.created_at,
+            "fills_at": r.updated_at + wait_s,
+        }
+        for r in rows
+    ]
+
+
+def _seat(s: Any) -> dict[str, Any] | None:
+    if s.kind == HUMAN:
+        return {"seat": s.seat, "name": s.name, "profile": s.profile, "rating": None, "level": None}
+    if s.kind == COMPUTER:
+        return {"seat": s.seat, "name": None, "profile": None, "rating": None, "level": s.level}
+    return None
+
+
+def lobby_event(listed: list[dict[str, Any]]) -> bytes:
+    """One Server-Sent Event of the whole list (small: at most :data:`LISTED` tables)."""
+    data = json.dumps({"tables": listed}, separators=(",", ":"))
+    return f"event: lobby\ndata: {data}\n\n".encode()
+
+
+def _moved_on(watch: _Watch, seen: int) -> bool:
+    return watch.version != seen
+
+
+@dataclass
+class _Watch:
+    """One game's shared reader on this node and the latest list it read."""
+
+    listed: list[dict[str, Any]] | None = None
+    version: int = 0
+    followers: int = 0
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    nudged: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
+class Lobby:
+    """The lobby of one node: answers now, and follows it live."""
+
+    def __init__(self, store: LobbyStore, *, wait_s: float, poll_s: float) -> None:
+        self.store = store
+        self.wait_s = wait_s
+        self.poll_s = poll_s
+        self._watches: dict[str | None, _Watch] = {}
+
+    async def tables(self, game: str | None) -> list[dict[str, Any]]:
+        """The public tables waiting now (of ``game``, or every game)."""
+        wait_s = self.wait_s
+        return await self.store.snapshot(lambda conn: read_lobby(conn, game, wait_s))
+
+    def nudge(self) -> None:
+        """This node changed a public table: its followers' readers read again now."""
+        for watch in self._watches.values():
+            watch.nudged.set()
+
+    async def follow(self, game: str | None) -> AsyncIterator[list[dict[str, Any]] | None]:
+        """The list of ``game``'s lobby now, then each time it changes; ``None`` when nothing
+        changed for :data:`KEEPALIVE_S` (time for a keep-alive).  Ends when the caller stops."""
+        watch = self._watches.get(game)
+        if watch is None:
+            watch = self._watches[game] = _Watch()
+        watch.followers += 1
+        if watch.task is None:
+            watch.task = asyncio.get_running_loop().create_task(self._read_loop(game, watch))
+        seen = 0
+        try:
+            while True:
+                async with watch.changed:
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(KEEPALIVE_S):
+                            await watch.changed.wait_for(functools.partial(_moved_on, watch, seen))
+                if watch.version == seen:
+                    yield None
+                    continue
+                seen = watch.version
+                yield watch.listed
+        finally:
+            watch.followers -= 1
+            if watch.followers == 0:
+                if watch.task is not None:
+                    watch.task.cancel()
+                del self._watches[game]
+
+    async def _read_loop(self, game: str | None, watch: _Watch) -> None:
+        while True:
+            watch.nudged.clear()
+            try:
+                listed = await self.tables(game)
+            except Exception as err:  # the store is down: followers keep the last list
+                log.warning("the lobby could not be read: %s", err)
+            else:
+                if listed != watch.listed:
+                    async with watch.changed:
+                        watch.listed = listed
+                        watch.version += 1
+                        watch.changed.notify_all()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.poll_s):
+                    await watch.nudged.wait()
