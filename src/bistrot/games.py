@@ -40,6 +40,9 @@ MODES: tuple[str, ...] = ("computer", "friends", "hotseat")
 
 Winners = Callable[[Any, Mapping[str, Any]], list[int]]
 """The seats that won, from the rules and the game's ``summary()``."""
+Places = Callable[[Any, Mapping[str, Any]], list[int]]
+"""Each seat's place in a finished game (0 first; equal places tie), from the rules and the
+game's ``summary()``: what a rating ranks."""
 
 
 def load(path: str) -> Any:
@@ -64,6 +67,30 @@ def winner_is_a_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
     return [] if side is None else [s for s in range(int(rules.players)) if rules.side_of(s) == side]
 
 
+def places_by_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+    """Places for a game of sides: the winning side's seats first, every other seat second.
+
+    >>> omi = get("omi")
+    >>> places_by_side(omi.rules_from_dict({}), {"winner": 1, "tokens": [3, 5], "hands": 4})
+    [1, 0, 1, 0]
+    """
+    won = set(winner_is_a_side(rules, summary))
+    return [0 if seat in won else 1 for seat in range(int(rules.players))]
+
+
+def places_by_ranking(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+    """Places for a game where players go out in turn: ``summary["ranking"]``, seats in the order
+    they went out; a seat not in it (the game ended first) ties for last.
+
+    >>> oti = get("oti")
+    >>> places_by_ranking(oti.rules_from_dict({"players": 4}), {"ranking": [2, 0]})
+    [1, 2, 0, 2]
+    """
+    ranking = [int(seat) for seat in summary.get("ranking") or []]
+    last = len(ranking)
+    return [ranking.index(seat) if seat in ranking else last for seat in range(int(rules.players))]
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """One game of the card room; see the module docstring."""
@@ -79,6 +106,8 @@ class GameEntry:
     bots: Mapping[str, str]
     """Computer players by level (a subset of :data:`LEVELS`): ``"module:Class"``."""
     winners: Winners = winner_is_the_seat
+    places: Places = places_by_side
+    """Each seat's place in a finished game, which ratings rank."""
     arena_bots: Mapping[str, str] = field(default_factory=dict)
     """Computer players that only the arena and the library make, never offered to players (a
     frozen earlier version to measure progress against): name -> ``"module:Class"``."""
@@ -303,6 +332,7 @@ register(
             "hard": "bistrot.oti.bots.hard:HardOtiBot",
         },
         winners=winner_is_the_seat,
+        places=places_by_ranking,
         arena="bistrot.arena.rotation",
         terminal="bistrot.cli.play_oti:play_oti",
         terminal_help="an Oti game: you against 1 to 4 computer players",

@@ -69,7 +69,7 @@ def test_a_public_table_waits_in_the_lobby_and_players_with_a_profile_join_it(ro
     assert opened.status_code == 201, opened.text
     table = opened.json()["table"]
     [listed] = lobby(room)
-    assert listed["table"] == table and listed["game"] == "omi" and listed["rated"] is False
+    assert listed["table"] == table and listed["game"] == "omi" and listed["rated"] is True
     assert listed["seats"] == [
         {"seat": 0, "name": "Ama", "profile": ama["profile"], "rating": None, "level": None},
         None,

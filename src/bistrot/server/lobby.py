@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, select
 
+from bistrot.server.ratings import shown_ratings
 from bistrot.server.schema import seats, tables
 from bistrot.tablecore.plan import COMPUTER, HUMAN, WAITING
 
@@ -46,8 +47,9 @@ class LobbyStore(Protocol):
 
 def read_lobby(conn: Connection, game: str | None, wait_s: float) -> list[dict[str, Any]]:
     """The public tables waiting for players (of ``game``, or of every game), oldest first: each
-    with its rules, its seats (``null`` where free) and when computer players take the free
-    seats if nobody joins (``fills_at``: ``wait_s`` after the last seat was taken)."""
+    with its rules, whether its game will be rated, its seats (``null`` where free; a person's
+    shown rating in this game, ``null`` before their first rated game) and when computer players
+    take the free seats if nobody joins (``fills_at``: ``wait_s`` after the last seat was taken)."""
     query = select(
         tables.c.id, tables.c.game, tables.c.rules, tables.c.created_at, tables.c.updated_at
     ).where(tables.c.public == 1, tables.c.status == WAITING)
@@ -62,14 +64,23 @@ def read_lobby(conn: Connection, game: str | None, wait_s: float) -> list[dict[s
         .order_by(seats.c.table_id, seats.c.seat)
     )
     seated: dict[str, list[dict[str, Any] | None]] = {r.id: [] for r in rows}
-    for s in seat_rows:
-        seated[s.table_id].append(_seat(s))
+    for row in seat_rows:
+        seated[row.table_id].append(_seat(row))
+    rating: dict[str, dict[str, int]] = {}
+    for name in {r.game for r in rows}:
+        people = [s["profile"] for r in rows if r.game == name for s in seated[r.id] if s and s["profile"]]
+        rating[name] = shown_ratings(conn, name, people)
+    for r in rows:
+        for seat in seated[r.id]:
+            if seat is not None and seat["profile"] is not None:
+                seat["rating"] = rating[r.game].get(seat["profile"])
     return [
         {
             "table": r.id,
             "game": r.game,
             "rules": r.rules,
-            "rated": False,  # ratings are not built yet (issue 33, item 4)
+            # As TableCore.rated: every person at it has a profile (one with the invite may not).
+            "rated": all(s["profile"] for s in seated[r.id] if s is not None and s["level"] is None),
             "seats": seated[r.id],
             "created": r.created_at,
             "fills_at": r.updated_at + wait_s,

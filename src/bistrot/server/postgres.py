@@ -70,6 +70,7 @@ from bistrot.server.storage import (
     DamagedRecord,
     EventRecord,
     HistoryRow,
+    InTransaction,
     LeaseLost,
     ResultRow,
     SeatRecord,
@@ -237,6 +238,7 @@ class PostgresStorage:
         self._generation: datetime | None = None
         # Fenced, an append also checks that its events follow the table's stored seq.
         self._append_sql = psycopg_sql(_APPEND.format(fence=f"{_FENCE} AND seq = :prev" if node else ""))
+        self._append_text = text(_APPEND.format(fence=f"{_FENCE} AND seq = :prev" if node else ""))
         self._save_seats_sql = text(_SAVE_SEATS.format(fence=_FENCE if node else ""))
         #: Writes so far (each its own commit), and the last write times in seconds.
         self.writes = 0
@@ -474,7 +476,12 @@ class PostgresStorage:
         await self._write(write, transaction=True)
 
     async def append(
-        self, table_id: str, event_records: list[EventRecord], status: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        event_records: list[EventRecord],
+        status: str,
+        result: dict[str, Any] | None,
+        then: InTransaction | None = None,
     ) -> None:
         params = {
             "id": table_id,
@@ -494,6 +501,11 @@ class PostgresStorage:
         if self.node is not None:
             params["prev"] = event_records[0].seq - 1
 
+        if then is not None:
+            # A game's end with its rating: one transaction through SQLAlchemy (the rating's SQL is
+            # written once, for both stores); the hot path below is every other action's.
+            await self._append_then(table_id, event_records[0].seq, params, then)
+            return
         if self._appends is None:
             raise RuntimeError("the store is not open")
         started = time.perf_counter()
@@ -511,6 +523,16 @@ class PostgresStorage:
                 await self._why_not(why, table_id, first_seq=event_records[0].seq)
         self.write_times.record(time.perf_counter() - started)
         self.writes += 1
+
+    async def _append_then(
+        self, table_id: str, first_seq: int, params: dict[str, Any], then: InTransaction
+    ) -> None:
+        async def write(conn: AsyncConnection) -> None:
+            if (await conn.execute(self._append_text, params)).scalar_one() != 1:
+                await self._why_not(conn, table_id, first_seq=first_seq)
+            await conn.run_sync(then)
+
+        await self._write(write, transaction=True)
 
     async def save_seats(self, table_id: str, seat_records: list[SeatRecord], status: str) -> None:
         params = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, Response
+from fastapi import FastAPI, Header, Query, Request, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bistrot.server.players import (
@@ -24,8 +24,12 @@ from bistrot.server.players import (
     TooManyProfiles,
     profile_name,
 )
-from bistrot.server.protocol import ErrorBody
+from bistrot.server.protocol import ErrorBody, GameName
 from bistrot.server.quota import TableQuota, client_key
+from bistrot.server.ratings import leaderboard, profile_ratings
+
+#: The rated games a public profile lists.
+RECENT = 20
 
 ProfileName = Annotated[str, AfterValidator(profile_name)]
 
@@ -75,12 +79,40 @@ class OwnProfile(BaseModel):
     created: float
 
 
+class GameRating(BaseModel):
+    rating: int = Field(description="the shown rating: 1000 for a new player (docs/protocol.md)")
+    games: int
+
+
+class RatedGame(BaseModel):
+    table: str
+    game: str
+    at: float
+    place: int = Field(description="0: first (equal places tie)")
+    before: int
+    after: int
+    replay_url: str
+
+
 class PublicProfile(BaseModel):
-    """What anyone may see of a profile."""
+    """What anyone may see of a profile: its name, its ratings, its last rated games."""
 
     profile: str
     name: str
     created: float
+    ratings: dict[str, GameRating]
+    recent: list[RatedGame]
+
+
+class RatedPlayer(BaseModel):
+    profile: str
+    name: str
+    rating: int
+    games: int
+
+
+class Leaderboard(BaseModel):
+    players: list[RatedPlayer]
 
 
 def key_of(request: Request, header: str | None) -> str | None:
@@ -142,5 +174,18 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
         tags=["players"],
     )
     async def public_profile(profile_id: str) -> dict[str, Any]:
-        """A profile as anyone sees it: its name and when it was made (no key)."""
-        return own(await profiles.by_id(profile_id))
+        """A profile as anyone sees it (no key): its name, when it was made, its rating in each
+        game it played rated, and its last rated games with links to their replays."""
+        profile = await profiles.by_id(profile_id)
+        rated = await profiles.read(lambda conn: profile_ratings(conn, profile.id, RECENT))
+        return own(profile) | rated
+
+    @app.get(
+        "/api/ratings/{game}",
+        response_model=Leaderboard,
+        responses={422: _ERROR, 503: _ERROR},
+        tags=["players"],
+    )
+    async def ratings(game: GameName, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+        """The best-rated players of ``game`` (with at least one rated game), best first."""
+        return {"players": await profiles.read(lambda conn: leaderboard(conn, game, limit))}

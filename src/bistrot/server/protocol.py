@@ -224,6 +224,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     rematch: str | None
     public: bool = Field(False, description="listed in the lobby while it waits")
+    rated: bool = Field(False, description="its game will count for its players' ratings")
 
 
 class Rematch(BaseModel):

@@ -47,8 +47,6 @@ log = logging.getLogger("bistrot.server.room")
 _FORWARDED: contextvars.ContextVar[bool] = contextvars.ContextVar("forwarded", default=False)
 
 EVICT_EVERY_S = 30.0
-#: Who takes the free seats of a public table nobody else joined in time (issue 33: "hard").
-QUICKMATCH_LEVEL = "hard"
 
 
 class Room:
@@ -314,7 +312,7 @@ class Room:
             for table in list(self.tables.values()):
                 if table.record.public and table.record.status == WAITING:
                     try:
-                        await table.fill_if_waited(settings.quickmatch_wait_s, QUICKMATCH_LEVEL)
+                        await table.fill_if_waited(settings.quickmatch_wait_s, settings.quickmatch_level)
                     except Exception:  # say, the store refused the seats: next round
                         log.exception("table %s: computers could not take its free seats", table.id[:6])
                 if not self._leaving(table):

@@ -5,11 +5,12 @@ database, adds what only a cluster needs (:func:`room_metadata` with ``cluster=T
 that owns each table (``tables.owner``) and the nodes with their leases (``nodes``).  Its schema
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
->>> sorted(metadata.tables), "owner" in tables.c
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profiles', 'seats', 'tables'], False)
+>>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profiles', 'rated_games', 'rating_changes',
+  'ratings', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
->>> sorted(cluster.tables), "owner" in cluster.tables["tables"].c
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'nodes', 'profiles', 'seats', 'tables'], True)
+>>> sorted(set(cluster.tables) - set(metadata.tables)), "owner" in cluster.tables["tables"].c
+(['nodes'], True)
 """
 
 from __future__ import annotations
@@ -160,6 +161,38 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("created_at", Float, nullable=False),
         Index("profiles_key", "key_hash", unique=True),
     )
+    Table(
+        "ratings",  # a profile's rating in a game (server/ratings.py); added by migration 0007
+        metadata,
+        Column("profile", String, primary_key=True),
+        Column("game", String, primary_key=True),
+        Column("mu", Float, nullable=False),
+        Column("sigma", Float, nullable=False),
+        Column("games", Integer, nullable=False),
+        Column("updated_at", Float, nullable=False),
+        Index("ratings_game", "game"),
+    )
+    Table(
+        "rated_games",  # what each rated game ranked: every rating can be computed again from these
+        metadata,
+        Column("table_id", String, primary_key=True),
+        Column("game", String, nullable=False),
+        Column("at", Float, nullable=False),
+        Column("places", JSON, nullable=False),  # per seat: profile or level, team, place
+    )
+    Table(
+        "rating_changes",  # how each rated game moved each of its people's rating
+        metadata,
+        Column("table_id", String, primary_key=True),
+        Column("profile", String, primary_key=True),
+        Column("game", String, nullable=False),
+        Column("at", Float, nullable=False),
+        Column("mu_before", Float, nullable=False),
+        Column("sigma_before", Float, nullable=False),
+        Column("mu", Float, nullable=False),
+        Column("sigma", Float, nullable=False),
+        Index("rating_changes_profile", "profile", "at"),
+    )
     if cluster:
         # A node owns tables while its lease (renewed by the node, on the database's clock)
         # lasts; see bistrot.server.postgres.
@@ -183,6 +216,9 @@ attempts = metadata.tables["attempts"]
 challenges = metadata.tables["challenges"]
 analyses = metadata.tables["analyses"]
 profiles = metadata.tables["profiles"]
+ratings = metadata.tables["ratings"]
+rated_games = metadata.tables["rated_games"]
+rating_changes = metadata.tables["rating_changes"]
 
 
 # ---------------------------------------------------------------------------- rows and records

@@ -168,6 +168,8 @@ class Settings(BaseSettings):
     quickmatch_wait_s: float = Field(60.0, gt=0, le=3600)
     """A public table (the lobby's, "Play now"'s) with a player connected and nobody else
     joining for this long starts with computer players (hard) in its free seats."""
+    quickmatch_level: Literal["easy", "medium", "hard"] = "hard"
+    """... who takes those seats (the game's strongest level below it where it has no such one)."""
     lobby_poll_s: float = Field(1.0, gt=0, le=60)
     """How often a node reads the lobby from the store while anyone follows it live (one
     read per game for all its followers; every node sees the others' tables so)."""

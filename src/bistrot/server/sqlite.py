@@ -81,6 +81,7 @@ from bistrot.server.storage import (
     DamagedRecord,
     EventRecord,
     HistoryRow,
+    InTransaction,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -349,7 +350,12 @@ class SQLiteStorage:
         await self._write(write)
 
     async def append(
-        self, table_id: str, event_records: list[EventRecord], status: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        event_records: list[EventRecord],
+        status: str,
+        result: dict[str, Any] | None,
+        then: InTransaction | None = None,
     ) -> None:
         # The hot path: plain SQL through the driver, so the writer spends its time in SQLite.
         rows = [(table_id, e.seq, e.actor, e.action, e.by, e.client_id, e.time) for e in event_records]
@@ -365,6 +371,8 @@ class SQLiteStorage:
             conn.exec_driver_sql(_INSERT_EVENTS, rows)
             if conn.exec_driver_sql(_ADVANCE_TABLE, update_row).rowcount != 1:
                 raise LookupError(f"no table {table_id!r}")  # else its events would be orphans
+            if then is not None:
+                then(conn)
 
         await self._write(write)
 

@@ -51,6 +51,9 @@ __all__ = [
 T = TypeVar("T")
 
 
+InTransaction = Callable[[Connection], None]
+"""More work to do in a write's own transaction, on its connection (a finished game's rating)."""
+
 class StoreUnusable(Exception):
     """The store cannot be used at all (not a database, damaged, another program's, not
     writable): its message is one line saying what is wrong with which file and what to do."""
@@ -131,9 +134,15 @@ class Storage(Protocol):
         ...
 
     async def append(
-        self, table_id: str, events: list[EventRecord], status: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        events: list[EventRecord],
+        status: str,
+        result: dict[str, Any] | None,
+        then: InTransaction | None = None,
     ) -> None:
-        """Append events and move the table to their last seq and ``status``, atomically."""
+        """Append events and move the table to their last seq and ``status``, atomically; with
+        ``then`` (a finished game's rating), in the same transaction as the append."""
         ...
 
     async def save_seats(self, table_id: str, seats: list[SeatRecord], status: str) -> None:

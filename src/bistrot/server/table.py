@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 import weakref
@@ -24,8 +25,9 @@ from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
 from bistrot.server.ratelimit import TokenBucket
+from bistrot.server.ratings import rate_game
 from bistrot.server.settings import Settings
-from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, Storage, StoredTable
+from bistrot.server.storage import ChatLine, InTransaction, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, HintAsk, HintCommit, Out, TableCore
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER, PLAYING, WAITING
@@ -374,9 +376,22 @@ class Table:
                 self.services.lost(self.id)
             raise StorageFailed from err
 
+    def _rating(self, commit: Commit) -> InTransaction | None:
+        """The rating of the game this commit ends, to store with it (None: not rated, or not
+        its end)."""
+        if commit.status != OVER or commit.result is None:
+            return None
+        places = self.core.rated_places(commit.result)
+        if places is None:
+            return None
+        table_id, game, at = self.id, self.record.game, commit.events[-1].time
+        return functools.partial(rate_game, table_id=table_id, game=game, at=at, places=places)
+
     async def _store(self, commit: Commit) -> None:
         try:
-            await self.services.storage.append(self.id, commit.events, commit.status, commit.result)
+            await self.services.storage.append(
+                self.id, commit.events, commit.status, commit.result, self._rating(commit)
+            )
         except LeaseLost as err:
             log.warning("table %s: not stored, this node lost it: %s", self.id[:6], err)
             if self.services.lost is not None:

@@ -359,6 +359,48 @@ class TableCore:
             info["local"] = True
         return info
 
+    @property
+    def rated(self) -> bool:
+        """Whether this table's game counts for ratings: a public table (the lobby's, a quick
+        match's) every person at which has a profile.  Computer players count as fixed anchors."""
+        people = [s.record for s in self.seats if s.record.kind == HUMAN]
+        return self.table.public and bool(people) and all(p.profile for p in people)
+
+    def rated_places(self, result: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """What a rating of this finished game ranks (None if it is not :attr:`rated`): each seat's
+        ``profile`` (a person) or ``level`` (a computer player), its ``team`` and its ``place``
+        (0 first, equal places tie).  A person away at the end (their grace ran out, and they were
+        not back) is placed last, with their team: in Omi their team loses.
+
+        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
+        >>> plan = plan_table({"game": "oti", "mode": "friends", "public": True, "rules": {"players": 2},
+        ...                    "bots": {"1": "hard"}}, PlanDefaults(), profile="p" * 16)
+        >>> core = TableCore(StoredTable(plan.table, plan.seats))
+        >>> [(p["profile"], p["level"], p["place"]) for p in core.rated_places({"ranking": [1, 0]})]
+        [('pppppppppppppppp', None, 1), (None, 'hard', 0)]
+        """
+        if not self.rated:
+            return None
+        places = self.entry.places(self.rules, result)
+        teams = self.entry.teams(self.rules) or list(range(self.players))
+        last = max(places) + 1
+        for i, s in enumerate(self.seats):
+            if s.record.kind == HUMAN and s.away:
+                places = [last if teams[j] == teams[i] else place for j, place in enumerate(places)]
+        # Places counted again without gaps: whoever finished ahead of only the absent is first.
+        distinct = sorted(set(places))
+        places = [distinct.index(place) for place in places]
+        return [
+            {
+                "seat": i,
+                "profile": s.record.profile if s.record.kind == HUMAN else None,
+                "level": None if s.record.kind == HUMAN else s.record.level,
+                "team": teams[i],
+                "place": places[i],
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
     def public_info(self) -> dict[str, Any]:
         """``GET /api/tables/{id}``: no secret and no card."""
         r = self.table
@@ -373,6 +415,7 @@ class TableCore:
             "seats": self.seats_info(None),
             "rematch": r.rematch,
             "public": r.public,
+            "rated": self.rated,
         }
 
     def legal(self, game: Any, audience: Audience) -> list[str]:
