@@ -173,9 +173,21 @@ def _every_profile_call(room: Room) -> list[httpx.Response]:
             client.patch("/api/profile", json={"name": "Kofi"}),
             client.patch("/api/profile", json={"name": "\u202e"}),
             client.get(f"/api/profiles/{made['profile']}"),
+            # Every other call that a profile's key goes with (cookie or header).
+            client.post("/api/quickmatch", json={"game": "oti"}),
+            client.post("/api/quickmatch", json={"game": "oti"}),  # already_waiting
+            client.post("/api/tables", json={"game": "omi", "mode": "friends", "public": True}),
+            client.get("/api/lobby"),
+            client.get("/api/ratings/oti"),
         ]
+        public = answers[-3].json()["table"]
+        answers.append(client.get(f"/api/tables/{public}"))
+        answers.append(client.post(f"/api/tables/{public}/join", json={}))  # already_seated
         with http(room.url) as stranger:
-            answers.append(stranger.get("/api/profile", headers={HEADER: key[:-2] + "zz"}))
+            wrong = {HEADER: key[:-2] + "zz"}
+            answers.append(stranger.get("/api/profile", headers=wrong))
+            answers.append(stranger.post(f"/api/tables/{public}/join", json={}, headers=wrong))
+            answers.append(stranger.post("/api/quickmatch", json={"game": "omi"}, headers={HEADER: key}))
     return answers
 
 

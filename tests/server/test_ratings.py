@@ -14,12 +14,11 @@ import threading
 from typing import Any
 
 import pytest
-from openskill.models import PlackettLuce
 from server_harness import Client, http, oti_policy, play_out
-from store_rooms import Room, make
+from store_rooms import Room, make, replayed
 
 from bistrot.server.players import HEADER
-from bistrot.server.ratings import ANCHORS, shown
+from bistrot.server.ratings import shown
 
 pytest_plugins = ["tests.postgres_server"]
 
@@ -65,38 +64,6 @@ def play(room: Room, seated: list[dict[str, Any]], seed: int) -> None:
 
 def is_state(message: dict[str, Any]) -> bool:
     return bool(message["type"] == "state")
-
-
-def replayed(room: Room, game: str) -> dict[str, tuple[float, float, int]]:
-    """Every rating of ``game``, computed again with openskill from the stored results alone."""
-    model = PlackettLuce()
-    ratings: dict[str, tuple[float, float, int]] = {}
-    stored = room.rows(
-        f"SELECT table_id, at, places FROM rated_games WHERE game = '{game}' ORDER BY at, table_id"
-    )
-    for _table, _at, places in stored:
-        seats = json.loads(places) if isinstance(places, str) else places
-        teams: dict[int, list[dict[str, Any]]] = {}
-        for seat in seats:
-            teams.setdefault(seat["team"], []).append(seat)
-        order = sorted(teams)
-        rated_teams = []
-        for team in order:
-            members = []
-            for seat in teams[team]:
-                if seat["profile"] is None:
-                    mu, sigma = ANCHORS[seat["level"]]
-                else:
-                    mu, sigma, _ = ratings.get(seat["profile"], (model.mu, model.sigma, 0))
-                members.append(model.rating(mu=mu, sigma=sigma))
-            rated_teams.append(members)
-        ranks = [min(seat["place"] for seat in teams[team]) for team in order]
-        for team, new_team in zip(order, model.rate(rated_teams, ranks=ranks), strict=True):
-            for seat, new in zip(teams[team], new_team, strict=True):
-                if seat["profile"] is not None:
-                    games = ratings.get(seat["profile"], (0, 0, 0))[2]
-                    ratings[seat["profile"]] = (new.mu, new.sigma, games + 1)
-    return ratings
 
 
 def test_rated_games_move_ratings_as_openskill_computes_them(room: Room) -> None:

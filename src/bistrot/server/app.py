@@ -33,6 +33,7 @@ from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.lobby import Lobby
 from bistrot.server.lobby_api import add_lobby
+from bistrot.server.match_lock import LocalMatchLock, RedisMatchLock
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
 from bistrot.server.penalty import PenaltyBox
@@ -182,6 +183,10 @@ def create_app(
             prefix=PROFILE_PREFIX,
         )
     storage = storage or default_storage(settings)
+    # One quick match of a game at a time: across the cluster's nodes when there are several.
+    matching: LocalMatchLock | RedisMatchLock = (
+        RedisMatchLock(settings.redis_url) if cluster is not None and settings.redis_url else LocalMatchLock()
+    )
     room = Room(
         settings,
         storage,
@@ -214,6 +219,8 @@ def create_app(
                 await redis_quota.aclose()
             if isinstance(profile_quota, RedisTableQuota):
                 await profile_quota.aclose()
+            if isinstance(matching, RedisMatchLock):
+                await matching.aclose()
 
     app = _App(
         title="bistrot",
@@ -238,7 +245,7 @@ def create_app(
     _add_api(app, room, analyses, quota, players, lobby)
     _add_replays(app, room, settings)
     add_profiles(app, players, profile_quota)
-    add_lobby(app, room, lobby, players, quota, settings)
+    add_lobby(app, room, lobby, players, quota, settings, matching)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)
 

@@ -4,13 +4,13 @@ players, followed live, and "Play now" (a quick match).
 ``POST /api/quickmatch`` seats a player with a profile at the oldest public table waiting with the
 same game and rules, or opens one.  Every step goes through the store and the table's owner node
 (:meth:`~bistrot.server.room.Room.join`), so two players are never given one seat and a table is
-never over-filled, whichever nodes the requests reach.  A request costs a token of the address's
-table quota (it may open a table).
+never over-filled, whichever nodes the requests reach; one match of a game is found at a time
+(:mod:`bistrot.server.match_lock`), so players asking together meet.  A request costs a token of
+the address's table quota (it may open a table).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -22,6 +22,7 @@ from starlette.background import BackgroundTask
 
 from bistrot import games
 from bistrot.server.lobby import Lobby, lobby_event
+from bistrot.server.match_lock import MatchLock
 from bistrot.server.players import Profile, Profiles
 from bistrot.server.profile_api import ProfileKey, key_of
 from bistrot.server.protocol import ApiError, ErrorBody, GameName, Joined, store_unreadable
@@ -123,15 +124,17 @@ class Streams:
 
 
 def add_lobby(
-    app: FastAPI, room: Room, lobby: Lobby, profiles: Profiles, quota: TableQuota, settings: Settings
+    app: FastAPI,
+    room: Room,
+    lobby: Lobby,
+    profiles: Profiles,
+    quota: TableQuota,
+    settings: Settings,
+    matching: MatchLock,
 ) -> None:
     """Register the lobby's routes on ``app``."""
     streams = Streams(settings.lobby_streams, settings.lobby_streams_per_address)
     finding: set[str] = set()  # profiles whose quick match this node is finding now
-    # One match of a game at a time on a node: requests arriving together fill one table before
-    # the next is opened (each takes a read and a write).  Between nodes, the table's owner
-    # still gives each seat once.
-    matching = {name: asyncio.Lock() for name in games.names()}
 
     @app.get("/api/lobby", response_model=LobbyList, responses=LOBBY_ERRORS, tags=["lobby"])
     async def lobby_now(game: GameQuery = None) -> dict[str, Any]:
@@ -186,7 +189,7 @@ def add_lobby(
             raise ApiError(409, "quickmatch_busy", "this profile's quick match is already being found")
         finding.add(profile.id)
         try:
-            async with matching[body.game]:
+            async with matching.hold(body.game):
                 return await match(room, lobby, profile, body.game, rules)
         finally:
             finding.discard(profile.id)
