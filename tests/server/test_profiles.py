@@ -223,3 +223,67 @@ def test_two_nodes_share_the_profiles_and_their_quota(
         # The address's bucket is in Redis: its third profile is refused on either node.
         assert at_a.post("/api/profiles", json={"name": "Three"}).json()["code"] == "too_many_profiles"
         assert at_b.post("/api/profiles", json={"name": "Three"}).status_code == 429
+
+
+# ---------------------------------------------------------------------------- another device
+
+
+def test_a_move_link_opens_the_profile_on_another_device_once(room: Room) -> None:
+    with http(room.url) as first:
+        made = make(first, "Ama")
+        link = first.post("/api/profile/transfer")
+        assert link.status_code == 201, link.text
+        code = link.json()["code"]
+        assert link.json()["link"] == f"/profile/claim#{code}"  # the code in the fragment only
+    with http(room.url) as second:
+        claimed = second.post("/api/profile/claim", json={"code": code})
+        assert claimed.status_code == 200, claimed.text
+        body = claimed.json()
+        assert (body["profile"], body["name"]) == (made["profile"], "Ama")
+        assert body["key"] != made["key"] and second.cookies.get(COOKIE) == body["key"]
+        assert second.get("/api/profile").json()["profile"] == made["profile"]
+        # Used once.
+        again = second.post("/api/profile/claim", json={"code": code})
+        assert (again.status_code, again.json()["code"]) == (409, "transfer_used")
+        for wrong in ("x" * 22, "not a code!"):
+            refused = second.post("/api/profile/claim", json={"code": wrong})
+            assert (refused.status_code, refused.json()["code"]) == (403, "bad_transfer")
+    # The first device keeps its profile; only hashes are stored.
+    assert http(room.url).get("/api/profile", headers={HEADER: made["key"]}).json()["name"] == "Ama"
+    stored = room.rows("SELECT key_hash FROM profile_keys")
+    stored += room.rows("SELECT code_hash FROM profile_transfers")
+    assert sorted(h for (h,) in stored) == sorted([secret_hash(body["key"]), secret_hash(code)])
+    # A stranger cannot make a link for a profile that is not theirs.
+    refused = http(room.url).post("/api/profile/transfer")
+    assert (refused.status_code, refused.json()["code"]) == (401, "no_profile")
+
+
+def test_a_move_link_expires_after_ten_minutes_and_few_are_open_at_once(tmp_path: Path) -> None:
+    import asyncio
+
+    from bistrot.server.players import TRANSFER_S, TRANSFERS_OPEN, Profiles
+    from bistrot.server.protocol import ApiError
+    from bistrot.server.sqlite import SQLiteStorage
+
+    async def run() -> None:
+        store = SQLiteStorage(tmp_path / "room.db")
+        await store.start()
+        now = [1000.0]
+        profiles = Profiles(store, clock=lambda: now[0])
+        try:
+            ama, _ = await profiles.create("Ama")
+            codes = [(await profiles.new_transfer(ama))[0] for _ in range(TRANSFERS_OPEN)]
+            with pytest.raises(ApiError) as refused:
+                await profiles.new_transfer(ama)
+            assert refused.value.code == "too_many_transfers"
+            now[0] += TRANSFER_S - 1
+            assert (await profiles.claim_transfer(codes[0]))[0] == ama  # just in time
+            now[0] += 2
+            with pytest.raises(ApiError) as late:
+                await profiles.claim_transfer(codes[1])
+            assert (late.value.status, late.value.code) == (410, "transfer_expired")
+            await profiles.new_transfer(ama)  # the expired ones no longer count
+        finally:
+            await store.close()
+
+    asyncio.run(run())

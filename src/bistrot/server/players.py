@@ -31,11 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
 
 from bistrot.server.protocol import MAX_NAME_CHARS, ApiError, store_refused, store_unreadable
 from bistrot.server.quota import RetryLater
-from bistrot.server.schema import profiles
+from bistrot.server.schema import profile_keys, profile_transfers, profiles
 from bistrot.tablecore import text as text_rule
 from bistrot.tablecore.records import new_secret, secret_hash
 
@@ -49,6 +49,10 @@ HEADER = "X-Bistrot-Profile"
 COOKIE_MAX_AGE_S = 10 * 365 * 86400
 #: What a key looks like (:func:`~bistrot.tablecore.records.new_secret` makes 22 characters).
 _KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: How long a link that moves a profile to another device lasts (it is used once).
+TRANSFER_S = 600.0
+#: How many unused, unexpired such links a profile may hold at once.
+TRANSFERS_OPEN = 5
 #: What a public profile id looks like.
 PROFILE_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 
@@ -114,6 +118,16 @@ class TooManyProfiles(RetryLater):
         super().__init__("too_many_profiles", "new profiles", wait_s)
 
 
+def transfer_used() -> ApiError:
+    """The refusal of a move link used already (409)."""
+    return ApiError(409, "transfer_used", "this link was used already: make a new one on the first device")
+
+
+def bad_transfer() -> ApiError:
+    """The refusal of a move link whose code opens no profile (403)."""
+    return ApiError(403, "bad_transfer", "this link opens no profile: check it, or make a new one")
+
+
 def _profile(row: object) -> Profile:
     mapping = row._mapping  # type: ignore[attr-defined]
     return Profile(mapping["id"], mapping["name"], mapping["created_at"])
@@ -162,7 +176,14 @@ class Profiles:
             raise no_profile()
         if not key_shape(key):
             raise bad_profile_key()
-        query = select(*_PUBLIC).where(profiles.c.key_hash == secret_hash(key))
+        hashed = secret_hash(key)
+        # The profile's first key, or one it was given on another device (a move or a passkey).
+        query = select(*_PUBLIC).where(
+            or_(
+                profiles.c.key_hash == hashed,
+                profiles.c.id.in_(select(profile_keys.c.profile).where(profile_keys.c.key_hash == hashed)),
+            )
+        )
         row = await self.read(lambda conn: conn.execute(query).first())
         if row is None:
             raise bad_profile_key()
@@ -197,3 +218,82 @@ class Profiles:
 
         await self.write(write)
         return Profile(profile.id, name, profile.created_at)
+
+    # ------------------------------------------------------------------ moving to another device
+
+    async def new_transfer(self, profile: Profile) -> tuple[str, float]:
+        """A one-time code that opens ``profile`` on another device within :data:`TRANSFER_S`:
+        (the code, when it expires).  Stored hashed; a profile holds at most
+        :data:`TRANSFERS_OPEN` unexpired codes (``too_many_transfers``, 429, otherwise)."""
+        code, now = new_secret(), self.clock()
+        expires = now + TRANSFER_S
+
+        def write(conn: Connection) -> bool:
+            mine = profile_transfers.c.profile == profile.id
+            conn.execute(delete(profile_transfers).where(mine, profile_transfers.c.expires_at <= now))
+            open_now = conn.execute(
+                select(func.count())
+                .select_from(profile_transfers)
+                .where(mine, profile_transfers.c.used_at.is_(None))
+            ).scalar_one()
+            if open_now >= TRANSFERS_OPEN:
+                return False
+            row = {
+                "code_hash": secret_hash(code),
+                "profile": profile.id,
+                "expires_at": expires,
+                "used_at": None,
+            }
+            conn.execute(insert(profile_transfers), row)
+            return True
+
+        if not await self.write(write):
+            raise ApiError(
+                429, "too_many_transfers",
+                f"this profile has {TRANSFERS_OPEN} move links open: use one, or wait 10 minutes",
+            )  # fmt: skip
+        return code, expires
+
+    async def claim_transfer(self, code: str) -> tuple[Profile, str]:
+        """Open the profile of a one-time ``code`` on this device: the profile and a new key of
+        its own (stored hashed), the code used up.  ``bad_transfer`` (403) for a code that
+        opens nothing, ``transfer_used`` (409), ``transfer_expired`` (410)."""
+        if not key_shape(code):
+            raise bad_transfer()
+        key, now = new_secret(), self.clock()
+        hashed = secret_hash(code)
+
+        def write(conn: Connection) -> str | ApiError:
+            # A refusal is returned, not raised: nothing was written, and the store would take
+            # an exception for its own failure.
+            row = conn.execute(
+                select(
+                    profile_transfers.c.profile, profile_transfers.c.expires_at, profile_transfers.c.used_at
+                )
+                .where(profile_transfers.c.code_hash == hashed)
+                .with_for_update()
+            ).first()
+            if row is None:
+                return bad_transfer()
+            if row.used_at is not None:
+                return transfer_used()
+            if row.expires_at <= now:
+                return ApiError(410, "transfer_expired", "this link is over 10 minutes old: make a new one")
+            used = conn.execute(
+                update(profile_transfers)
+                .where(profile_transfers.c.code_hash == hashed, profile_transfers.c.used_at.is_(None))
+                .values(used_at=now)
+            )
+            if used.rowcount != 1:  # claimed at this very moment on another connection
+                return transfer_used()
+            conn.execute(
+                insert(profile_keys),
+                {"key_hash": secret_hash(key), "profile": row.profile, "created_at": now},
+            )
+            return str(row.profile)
+
+        claimed = await self.write(write)
+        if isinstance(claimed, ApiError):
+            raise claimed
+        profile_id = claimed
+        return await self.by_id(profile_id), key

@@ -71,6 +71,22 @@ class MadeProfile(BaseModel):
     key: str
 
 
+class Transfer(BaseModel):
+    """A one-time link that opens one's profile on another device."""
+
+    code: Annotated[str, Field(description="used once within 10 minutes; in no URL but a fragment")]
+    expires: float
+    link: str = Field(description="the page that claims it, the code in its fragment (sent to no server)")
+
+
+class Claim(BaseModel):
+    """``POST /api/profile/claim``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, Field(max_length=64, description="the code of a move link")]
+
+
 class OwnProfile(BaseModel):
     """One's own profile (the key is not repeated)."""
 
@@ -115,6 +131,14 @@ class Leaderboard(BaseModel):
     players: list[RatedPlayer]
 
 
+def set_profile_cookie(request: Request, response: Response, key: str) -> None:
+    """Keep ``key`` in the browser's profile cookie: HttpOnly, SameSite=Lax, Secure over https."""
+    response.set_cookie(
+        COOKIE, key, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="lax",
+        secure=request.url.scheme == "https",
+    )  # fmt: skip
+
+
 def key_of(request: Request, header: str | None) -> str | None:
     """The profile key a request carries: its header, else its cookie."""
     return header if header is not None else request.cookies.get(COOKIE)
@@ -149,10 +173,7 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
         if wait > 0:
             raise TooManyProfiles(wait)
         profile, key = await profiles.create(body.name)
-        response.set_cookie(
-            COOKIE, key, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True, samesite="lax",
-            secure=request.url.scheme == "https",
-        )  # fmt: skip
+        set_profile_cookie(request, response, key)
         return {"profile": profile.id, "name": profile.name, "key": key}
 
     @app.get("/api/profile", response_model=OwnProfile, responses=AUTH_ERRORS, tags=["players"])
@@ -166,6 +187,33 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
         """Rename the caller's profile."""
         profile = await profiles.by_key(key_of(request, key))
         return own(await profiles.rename(profile, body.name))
+
+    @app.post(
+        "/api/profile/transfer",
+        status_code=201,
+        response_model=Transfer,
+        responses={**AUTH_ERRORS, 429: _ERROR},
+        tags=["players"],
+    )
+    async def transfer(request: Request, key: ProfileKey = None) -> dict[str, Any]:
+        """A link (and its code) that opens the caller's profile on another device: used once,
+        within 10 minutes.  The first device keeps its profile too."""
+        profile = await profiles.by_key(key_of(request, key))
+        code, expires = await profiles.new_transfer(profile)
+        return {"code": code, "expires": expires, "link": f"/profile/claim#{code}"}
+
+    @app.post(
+        "/api/profile/claim",
+        response_model=MadeProfile,
+        responses={code: _ERROR for code in (403, 409, 410, 422, 503)},
+        tags=["players"],
+    )
+    async def claim(body: Claim, request: Request, response: Response) -> dict[str, Any]:
+        """Open a profile on this device with the code of its move link: its id, name and a key
+        of this device's own, also set as the profile cookie."""
+        profile, new_key = await profiles.claim_transfer(body.code)
+        set_profile_cookie(request, response, new_key)
+        return {"profile": profile.id, "name": profile.name, "key": new_key}
 
     @app.get(
         "/api/profiles/{profile_id}",

@@ -6,8 +6,8 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profiles', 'rated_games', 'rating_changes',
-  'ratings', 'seats', 'tables'], False)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profile_keys', 'profile_transfers', 'profiles',
+  'rated_games', 'rating_changes', 'ratings', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(set(cluster.tables) - set(metadata.tables)), "owner" in cluster.tables["tables"].c
 (['nodes'], True)
@@ -162,6 +162,23 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Index("profiles_key", "key_hash", unique=True),
     )
     Table(
+        "profile_keys",  # more keys of a profile: one per device it moved to (migration 0008)
+        metadata,
+        Column("key_hash", String, primary_key=True),
+        Column("profile", String, nullable=False),
+        Column("created_at", Float, nullable=False),
+        Index("profile_keys_profile", "profile"),
+    )
+    Table(
+        "profile_transfers",  # one-time codes that open a profile on another device (10 minutes)
+        metadata,
+        Column("code_hash", String, primary_key=True),
+        Column("profile", String, nullable=False),
+        Column("expires_at", Float, nullable=False),
+        Column("used_at", Float),
+        Index("profile_transfers_profile", "profile"),
+    )
+    Table(
         "ratings",  # a profile's rating in a game (server/ratings.py); added by migration 0007
         metadata,
         Column("profile", String, primary_key=True),
@@ -216,6 +233,8 @@ attempts = metadata.tables["attempts"]
 challenges = metadata.tables["challenges"]
 analyses = metadata.tables["analyses"]
 profiles = metadata.tables["profiles"]
+profile_keys = metadata.tables["profile_keys"]
+profile_transfers = metadata.tables["profile_transfers"]
 ratings = metadata.tables["ratings"]
 rated_games = metadata.tables["rated_games"]
 rating_changes = metadata.tables["rating_changes"]
