@@ -36,6 +36,7 @@ from bistrot.server.lobby_api import add_lobby
 from bistrot.server.match_lock import LocalMatchLock, RedisMatchLock
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
+from bistrot.server.passkey_api import add_passkeys
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.players import Profiles
 from bistrot.server.postgres import PostgresStorage
@@ -245,6 +246,7 @@ def create_app(
     _add_api(app, room, analyses, quota, players, lobby)
     _add_replays(app, room, settings)
     add_profiles(app, players, profile_quota)
+    add_passkeys(app, players, settings.public_url)
     add_lobby(app, room, lobby, players, quota, settings, matching)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)

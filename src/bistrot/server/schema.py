@@ -6,8 +6,8 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'profile_keys', 'profile_transfers', 'profiles',
-  'rated_games', 'rating_changes', 'ratings', 'seats', 'tables'], False)
+(['analyses', 'attempts', 'challenges', 'chat', 'events', 'passkey_ceremonies', 'passkeys', 'profile_keys',
+  'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'seats', 'tables'], False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(set(cluster.tables) - set(metadata.tables)), "owner" in cluster.tables["tables"].c
 (['nodes'], True)
@@ -179,6 +179,27 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Index("profile_transfers_profile", "profile"),
     )
     Table(
+        "passkeys",  # a profile's passkeys (WebAuthn public keys: server/passkeys.py), migration 0009
+        metadata,
+        Column("credential_id", String, primary_key=True),  # base64url
+        Column("profile", String, nullable=False),
+        Column("public_key", String, nullable=False),  # COSE, base64url
+        Column("sign_count", Integer, nullable=False),
+        Column("rp_id", String, nullable=False),
+        Column("created_at", Float, nullable=False),
+        Index("passkeys_profile", "profile"),
+    )
+    Table(
+        "passkey_ceremonies",  # a challenge handed out, used once within its minutes
+        metadata,
+        Column("id", String, primary_key=True),
+        Column("challenge", String, nullable=False),  # base64url
+        Column("profile", String),  # registering for this profile; None: signing in
+        Column("rp_id", String, nullable=False),
+        Column("origin", String, nullable=False),
+        Column("expires_at", Float, nullable=False),
+    )
+    Table(
         "ratings",  # a profile's rating in a game (server/ratings.py); added by migration 0007
         metadata,
         Column("profile", String, primary_key=True),
@@ -235,6 +256,8 @@ analyses = metadata.tables["analyses"]
 profiles = metadata.tables["profiles"]
 profile_keys = metadata.tables["profile_keys"]
 profile_transfers = metadata.tables["profile_transfers"]
+passkeys = metadata.tables["passkeys"]
+passkey_ceremonies = metadata.tables["passkey_ceremonies"]
 ratings = metadata.tables["ratings"]
 rated_games = metadata.tables["rated_games"]
 rating_changes = metadata.tables["rating_changes"]
