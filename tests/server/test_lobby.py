@@ -126,6 +126,10 @@ def test_a_private_friends_table_is_not_listed_and_needs_its_invite(room: Room) 
     assert lobby(room) == []
     refused = join(room, private["table"], kasun)
     assert (refused.status_code, refused.json()["code"]) == (403, "bad_invite")
+    # A private table is watched with its watch key only.
+    with Client(room.url, private["table"], "public") as stranger:
+        refusal = stranger.wait_for(lambda m: m["type"] == "reject")
+    assert refusal["code"] == "bad_token"
     # With the invite, a profile's player sits under the profile's name and id.
     joined = join(room, private["table"], kasun, invite=private["invite"], name="Someone else")
     assert joined.status_code == 200, joined.text
@@ -173,6 +177,15 @@ def test_play_now_seats_four_players_at_one_table_that_starts(room: Room) -> Non
         with Client(room.url, answer["table"], answer["token"]) as client:
             view = client.wait_for(lambda m: m["type"] == "state")["view"]
             assert view["seat"] == answer["seat"]
+    # In play, the table is listed to watch: anyone watches a public table, as a spectator.
+    with http(room.url) as client:
+        [playing] = client.get("/api/lobby", params={"game": "omi"}).json()["playing"]
+    assert playing["table"] == answers[0]["table"]
+    assert playing["watch_url"] == f"/watch/{playing['table']}#public"
+    assert [s["name"] for s in playing["seats"]] == ["Ama", "Kasun", "Nimal", "Saman"]
+    with Client(room.url, playing["table"], "public") as spectator:
+        view = spectator.wait_for(lambda m: m["type"] == "state")["view"]
+    assert view["seat"] is None and view["legal"] == [] and view["hand"] == []  # no card seen
     # The fifth opens the next table; asking again while it waits is refused, nothing changed.
     fifth = quickmatch(room.url, players[4])
     assert fifth.status_code == 201 and fifth.json()["table"] != answers[0]["table"]

@@ -9,7 +9,7 @@ a public table (:meth:`Lobby.nudge`); each follower is sent the list whenever it
 The SQL is written once, as a function of a synchronous SQLAlchemy connection, which both stores
 run (:meth:`~bistrot.server.storage.Storage.snapshot`).
 
->>> lobby_event([]) == b'event: lobby\\ndata: {"tables":[]}\\n\\n'
+>>> lobby_event({"tables": [], "playing": []}) == b'event: lobby\\ndata: {"tables":[],"playing":[]}\\n\\n'
 True
 """
 
@@ -28,7 +28,8 @@ from sqlalchemy import Connection, select
 
 from bistrot.server.ratings import shown_ratings
 from bistrot.server.schema import seats, tables
-from bistrot.tablecore.plan import COMPUTER, HUMAN, WAITING
+from bistrot.tablecore.core import PUBLIC_WATCH
+from bistrot.tablecore.plan import COMPUTER, HUMAN, PLAYING, WAITING
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -97,9 +98,41 @@ def _seat(s: Any) -> dict[str, Any] | None:
     return None
 
 
-def lobby_event(listed: list[dict[str, Any]]) -> bytes:
-    """One Server-Sent Event of the whole list (small: at most :data:`LISTED` tables)."""
-    data = json.dumps({"tables": listed}, separators=(",", ":"))
+def read_playing(conn: Connection, game: str | None) -> list[dict[str, Any]]:
+    """The public tables whose game is on (of ``game``, or every game), the latest first, each
+    with the link that watches it (:data:`~bistrot.tablecore.core.PUBLIC_WATCH`: a public table
+    may be watched by anyone, as a spectator, who sees no hidden card)."""
+    query = select(tables.c.id, tables.c.game, tables.c.rules).where(
+        tables.c.public == 1, tables.c.status == PLAYING
+    )
+    if game is not None:
+        query = query.where(tables.c.game == game)
+    rows = list(conn.execute(query.order_by(tables.c.updated_at.desc(), tables.c.id).limit(LISTED)))
+    if not rows:
+        return []
+    seat_rows = conn.execute(
+        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.level, seats.c.name, seats.c.profile)
+        .where(seats.c.table_id.in_([r.id for r in rows]))
+        .order_by(seats.c.table_id, seats.c.seat)
+    )
+    seated: dict[str, list[dict[str, Any] | None]] = {r.id: [] for r in rows}
+    for row in seat_rows:
+        seated[row.table_id].append(_seat(row))
+    return [
+        {
+            "table": r.id,
+            "game": r.game,
+            "rules": r.rules,
+            "seats": seated[r.id],
+            "watch_url": f"/watch/{r.id}#{PUBLIC_WATCH}",
+        }
+        for r in rows
+    ]
+
+
+def lobby_event(now: dict[str, Any]) -> bytes:
+    """One Server-Sent Event of the whole lobby (small: at most :data:`LISTED` tables a list)."""
+    data = json.dumps(now, separators=(",", ":"))
     return f"event: lobby\ndata: {data}\n\n".encode()
 
 
@@ -111,7 +144,7 @@ def _moved_on(watch: _Watch, seen: int) -> bool:
 class _Watch:
     """One game's shared reader on this node and the latest list it read."""
 
-    listed: list[dict[str, Any]] | None = None
+    listed: dict[str, Any] | None = None
     version: int = 0
     followers: int = 0
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
@@ -133,13 +166,22 @@ class Lobby:
         wait_s = self.wait_s
         return await self.store.snapshot(lambda conn: read_lobby(conn, game, wait_s))
 
+    async def now(self, game: str | None) -> dict[str, Any]:
+        """The lobby now: the public tables waiting (``tables``) and those in play (``playing``)."""
+        wait_s = self.wait_s
+
+        def read(conn: Connection) -> dict[str, Any]:
+            return {"tables": read_lobby(conn, game, wait_s), "playing": read_playing(conn, game)}
+
+        return await self.store.snapshot(read)
+
     def nudge(self) -> None:
         """This node changed a public table: its followers' readers read again now."""
         for watch in self._watches.values():
             watch.nudged.set()
 
-    async def follow(self, game: str | None) -> AsyncIterator[list[dict[str, Any]] | None]:
-        """The list of ``game``'s lobby now, then each time it changes; ``None`` when nothing
+    async def follow(self, game: str | None) -> AsyncIterator[dict[str, Any] | None]:
+        """``game``'s lobby now (:meth:`now`), then each time it changes; ``None`` when nothing
         changed for :data:`KEEPALIVE_S` (time for a keep-alive).  Ends when the caller stops."""
         watch = self._watches.get(game)
         if watch is None:
@@ -170,7 +212,7 @@ class Lobby:
         while True:
             watch.nudged.clear()
             try:
-                listed = await self.tables(game)
+                listed = await self.now(game)
             except Exception as err:  # the store is down: followers keep the last list
                 log.warning("the lobby could not be read: %s", err)
             else:

@@ -58,8 +58,17 @@ class LobbyTable(BaseModel):
     fills_at: float = Field(description="when computer players take the free seats if nobody joins")
 
 
+class PlayingTable(BaseModel):
+    table: str
+    game: str
+    rules: dict[str, Any]
+    seats: list[LobbySeat | None]
+    watch_url: str = Field(description="watches it as a spectator: a public table needs no watch key")
+
+
 class LobbyList(BaseModel):
-    tables: list[LobbyTable]
+    tables: list[LobbyTable] = Field(description="waiting for players, oldest first")
+    playing: list[PlayingTable] = Field(description="in play, the latest first")
 
 
 class QuickMatch(BaseModel):
@@ -139,7 +148,11 @@ def add_lobby(
     @app.get("/api/lobby", response_model=LobbyList, responses=LOBBY_ERRORS, tags=["lobby"])
     async def lobby_now(game: GameQuery = None) -> dict[str, Any]:
         """The public tables waiting for players now, oldest first."""
-        return {"tables": await _listed(lobby, _game(game))}
+        wanted = _game(game)
+        try:
+            return await lobby.now(wanted)
+        except Exception as err:
+            raise store_unreadable() from err
 
     @app.get(
         "/api/lobby/events",

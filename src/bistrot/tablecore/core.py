@@ -73,6 +73,9 @@ Out = list[tuple[Audience, dict[str, Any]]]
 """Messages to deliver, in order: each to every connection of its audience."""
 
 SPECTATOR = "spectator"
+#: What watches a public table (the lobby's, a quick match's) instead of its watch key: anyone
+#: may watch one, as a spectator, who sees no hidden card.
+PUBLIC_WATCH = "public"
 REJECTS_KEPT = 256
 DEFAULT_REPLAY_LIMIT = 64
 DEFAULT_SNAPSHOT_EVERY = 16
@@ -277,6 +280,8 @@ class TableCore:
         if seat is not None:
             return seat
         if self.table.watch_hash and digest == self.table.watch_hash:
+            return SPECTATOR
+        if self.table.public and token == PUBLIC_WATCH:
             return SPECTATOR
         return None
 
