@@ -389,3 +389,35 @@ def test_any_game_parameter_is_answered_or_refused_clearly(room: Room, game: str
                 answer.read()
                 assert answer.status_code == 422, (game, answer.text)
                 assert answer.json()["code"] in ("unknown_game", "bad_request")
+
+
+# ---------------------------------------------------------------------------- reporting a player
+
+
+def test_a_player_reports_another_at_their_table_for_the_operator(room: Room) -> None:
+    ama, kasun = profiles(room, "Ama", "Kasun")
+    seated = [quickmatch(room.url, ama, game="oti", rules={"players": 2}).json()]
+    seated.append(quickmatch(room.url, kasun, game="oti", rules={"players": 2}).json())
+    table = seated[0]["table"]
+    with http(room.url) as client:
+
+        def report(token: str, seat: int, reason: str = "rude in the chat") -> httpx.Response:
+            return client.post(
+                f"/api/tables/{table}/report", json={"token": token, "seat": seat, "reason": reason}
+            )
+
+        made = report(seated[0]["token"], 1)
+        assert (made.status_code, made.json()) == (201, {"reported": 1})
+        # Refusals change nothing.
+        for answer, (status, code) in [
+            (report(seated[0]["token"], 1), (409, "already_reported")),
+            (report(seated[0]["token"], 0), (422, "bad_seat")),  # oneself
+            (report(seated[0]["token"], 5), (422, "bad_seat")),
+            (report("x" * 22, 1), (403, "bad_token")),
+            (report(seated[1]["token"], 0, "\u202eevil"), (422, "bad_request")),
+            (report(seated[1]["token"], 0, " "), (422, "bad_request")),
+        ]:
+            assert (answer.status_code, answer.json()["code"]) == (status, code), answer.text
+    assert room.rows("SELECT table_id, by_seat, seat, by_profile, profile, name, reason FROM reports") == [
+        (table, 0, 1, ama["profile"], kasun["profile"], "Kasun", "rude in the chat")
+    ]

@@ -86,7 +86,7 @@ def test_migrating_creates_the_schema_of_the_models_and_again_changes_nothing(ur
             assert sorted(inspect(conn).get_table_names()) == [
                 "alembic_version", "analyses", "attempts", "challenges", "chat", "events", "nodes",
                 "passkey_ceremonies", "passkeys", "profile_keys", "profile_transfers", "profiles",
-                "rated_games", "rating_changes", "ratings", "seats", "tables",
+                "rated_games", "rating_changes", "ratings", "reports", "seats", "tables",
             ]  # fmt: skip
             assert {i["name"] for i in inspect(conn).get_indexes("tables")} == {
                 "tables_status", "tables_challenge", "tables_owner",

@@ -69,6 +69,7 @@ from bistrot.server.quota import LocalTableQuota, TableQuota, client_key
 from bistrot.server.quota import take_table as take_from
 from bistrot.server.redis_quota import RedisTableQuota
 from bistrot.server.replays import ReplayCache, TooManyReplays
+from bistrot.server.reports import add_reports
 from bistrot.server.room import Room, challenger_key
 from bistrot.server.runner import tune_gc
 from bistrot.server.settings import Settings
@@ -247,6 +248,7 @@ def create_app(
     _add_replays(app, room, settings)
     add_profiles(app, players, profile_quota)
     add_passkeys(app, players, settings.public_url)
+    add_reports(app, players)
     add_lobby(app, room, lobby, players, quota, settings, matching)
     _add_pages(app, settings)
     add_offline(app, settings.static_dir)  # offline play: /sw.js, Pyodide, the wheel (offline.py)

@@ -7,7 +7,8 @@ is made by the migrations in :mod:`bistrot.server.migrations`, which must match 
 
 >>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
 (['analyses', 'attempts', 'challenges', 'chat', 'events', 'passkey_ceremonies', 'passkeys', 'profile_keys',
-  'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'seats', 'tables'], False)
+  'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'reports', 'seats', 'tables'],
+ False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(set(cluster.tables) - set(metadata.tables)), "owner" in cluster.tables["tables"].c
 (['nodes'], True)
@@ -200,6 +201,19 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("expires_at", Float, nullable=False),
     )
     Table(
+        "reports",  # a player reported by another at their table, for the operator (migration 0010)
+        metadata,
+        Column("table_id", String, primary_key=True),
+        Column("by_seat", Integer, primary_key=True),
+        Column("seat", Integer, primary_key=True),
+        Column("by_profile", String),
+        Column("profile", String),
+        Column("name", String),
+        Column("reason", String, nullable=False),
+        Column("at", Float, nullable=False),
+        Index("reports_profile", "profile"),
+    )
+    Table(
         "ratings",  # a profile's rating in a game (server/ratings.py); added by migration 0007
         metadata,
         Column("profile", String, primary_key=True),
@@ -258,6 +272,7 @@ profile_keys = metadata.tables["profile_keys"]
 profile_transfers = metadata.tables["profile_transfers"]
 passkeys = metadata.tables["passkeys"]
 passkey_ceremonies = metadata.tables["passkey_ceremonies"]
+reports = metadata.tables["reports"]
 ratings = metadata.tables["ratings"]
 rated_games = metadata.tables["rated_games"]
 rating_changes = metadata.tables["rating_changes"]
