@@ -68,7 +68,7 @@ def replayed(room: Any, game: str) -> dict[str, tuple[float, float, int]]:
             members = []
             for seat in teams[team]:
                 if seat["profile"] is None:
-                    mu, sigma = ANCHORS[seat["level"]]
+                    mu, sigma = ANCHORS[game][seat["level"]]
                 else:
                     mu, sigma, _ = ratings.get(seat["profile"], (model.mu, model.sigma, 0))
                 members.append(model.rating(mu=mu, sigma=sigma))

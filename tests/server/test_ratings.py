@@ -171,3 +171,17 @@ def test_a_player_away_at_the_end_is_ranked_last(room: Room) -> None:
     [(places,)] = room.rows("SELECT places FROM rated_games")
     seats = {s["profile"]: s["place"] for s in (json.loads(places) if isinstance(places, str) else places)}
     assert seats[kasun["profile"]] > seats[ama["profile"]] == 0
+
+
+def test_the_computer_anchors_sit_where_openskill_predicts_the_measured_win_rates() -> None:
+    from bench.rating_anchors import anchors, win_rate
+
+    from bistrot.server.ratings import ANCHORS
+
+    # The README's measured win rates (bench/rating_anchors.py's defaults).
+    assert anchors("omi", 0.791, 0.712) == ANCHORS["omi"]
+    assert anchors("oti", 0.932, 0.853) == ANCHORS["oti"]
+    for game in ("omi", "oti"):
+        levels = ANCHORS[game]
+        assert levels["easy"][0] < levels["medium"][0] == 25.0 < levels["hard"][0]
+        assert win_rate(game, levels["hard"][0], levels["easy"][0]) > win_rate(game, levels["hard"][0], 25.0)

@@ -8,8 +8,8 @@ action and result: a game is rated exactly once, or not finished at all.  What i
 computed again from the stored results, and each change of a player's rating
 (``rating_changes``: the profile's history and recent games).
 
-Computer players play as fixed anchors, one rating per level (:data:`ANCHORS`), never updated.
-The figure shown is :func:`shown`: a conservative estimate (``mu - 3 sigma``) on a scale where a
+Computer players play as fixed anchors, one rating per game and level (:data:`ANCHORS`), never
+updated.  The figure shown is :func:`shown`: a conservative estimate (``mu - 3 sigma``) on a scale where a
 new player starts at 1000.
 
 >>> shown(MODEL.mu, MODEL.sigma)
@@ -29,10 +29,20 @@ from bistrot.server.schema import profiles, rated_games, rating_changes, ratings
 
 #: The model, with openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).
 MODEL = PlackettLuce()
-#: Computer players' fixed ratings (mu, sigma) by level: provisional figures, set below and above a
-#: new player's mu, with a small sigma, so that beating a level moves a player by what that level
-#: is worth.  (To be measured against people's results once there are some: issue 33.)
-ANCHORS: dict[str, tuple[float, float]] = {"easy": (20.0, 1.0), "medium": (25.0, 1.0), "hard": (30.0, 1.0)}
+#: Computer players' fixed ratings (mu, sigma) by game and level: medium at a new player's mu, easy
+#: and hard where openskill predicts the win rates the arena measured between the levels (Omi's
+#: 10-token matches, Oti's two-player games; README, "Computer players"), written by
+#: ``python bench/rating_anchors.py``.
+ANCHORS: dict[str, dict[str, tuple[float, float]]] = {
+    "omi": {"easy": (22.48, 1.0), "medium": (25.0, 1.0), "hard": (26.74, 1.0)},
+    "oti": {"easy": (15.97, 1.0), "medium": (25.0, 1.0), "hard": (31.36, 1.0)},
+}
+
+
+def anchor(game: str, level: str | None) -> tuple[float, float]:
+    """The fixed rating of ``game``'s computer player of ``level`` (a game without measured
+    anchors, or a level without one: a new player's)."""
+    return ANCHORS.get(game, {}).get(level or "", (MODEL.mu, 1.0))
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -42,7 +52,7 @@ def shown(mu: float, sigma: float) -> int:
 
 
 def rated_teams(
-    places: list[dict[str, Any]], current: dict[str, tuple[float, float]]
+    game: str, places: list[dict[str, Any]], current: dict[str, tuple[float, float]]
 ) -> tuple[list[list[PlackettLuceRating]], list[float], list[list[str | None]]]:
     """The model's input for a game: its teams of ratings (people's ``current`` ones, new players
     the defaults, computers their anchors), each team's place, and who is in each team (a profile
@@ -59,7 +69,7 @@ def rated_teams(
         for seat in seated:
             profile = seat["profile"]
             if profile is None:
-                mu, sigma = ANCHORS.get(seat["level"] or "", ANCHORS["medium"])
+                mu, sigma = anchor(game, seat["level"])
             else:
                 mu, sigma = current.get(profile, (MODEL.mu, MODEL.sigma))
             ratings_of.append(MODEL.rating(mu=mu, sigma=sigma))
@@ -83,7 +93,7 @@ def rate_game(conn: Connection, table_id: str, game: str, at: float, places: lis
     )
     current = {r.profile: (r.mu, r.sigma) for r in held}
     played = dict.fromkeys(people, 0) | {r.profile: r.games for r in held}
-    teams, ranks, members = rated_teams(places, current)
+    teams, ranks, members = rated_teams(game, places, current)
     rated = MODEL.rate(teams, ranks=ranks)
     conn.execute(rated_games.insert(), {"table_id": table_id, "game": game, "at": at, "places": places})
     for team, new_team in zip(members, rated, strict=True):
