@@ -37,7 +37,7 @@ _TAKEN = {"table_full", "table_over", "table_expired", "already_started"}
 
 _ERROR = {"model": ErrorBody}
 LOBBY_ERRORS: dict[int | str, dict[str, Any]] = {422: _ERROR, 429: _ERROR, 503: _ERROR}
-MATCH_ERRORS: dict[int | str, dict[str, Any]] = {code: _ERROR for code in (401, 409, 422, 429, 503)}
+MATCH_ERRORS: dict[int | str, dict[str, Any]] = {code: _ERROR for code in (401, 409, 413, 422, 429, 503)}
 
 
 class LobbySeat(BaseModel):

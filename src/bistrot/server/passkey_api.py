@@ -60,7 +60,7 @@ def add_passkeys(app: FastAPI, profiles: Profiles, public_url: str | None) -> No
     @app.post(
         "/api/profile/passkeys/options",
         response_model=Ceremony,
-        responses={code: _ERROR for code in (401, 409, 422, 503)},
+        responses={code: _ERROR for code in (401, 409, 413, 422, 503)},
         tags=["players"],
     )
     async def add_options(request: Request, key: ProfileKey = None) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def add_passkeys(app: FastAPI, profiles: Profiles, public_url: str | None) -> No
         "/api/profile/passkeys",
         status_code=201,
         response_model=Added,
-        responses={code: _ERROR for code in (400, 401, 409, 422, 503)},
+        responses={code: _ERROR for code in (400, 401, 409, 413, 422, 503)},
         tags=["players"],
     )
     async def add(body: Answer, request: Request, key: ProfileKey = None) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def add_passkeys(app: FastAPI, profiles: Profiles, public_url: str | None) -> No
     @app.post(
         "/api/passkeys/options",
         response_model=Ceremony,
-        responses={code: _ERROR for code in (422, 429, 503)},
+        responses={code: _ERROR for code in (413, 422, 429, 503)},
         tags=["players"],
     )
     async def sign_in_options(request: Request) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def add_passkeys(app: FastAPI, profiles: Profiles, public_url: str | None) -> No
     @app.post(
         "/api/passkeys/signin",
         response_model=MadeProfile,
-        responses={code: _ERROR for code in (400, 401, 422, 503)},
+        responses={code: _ERROR for code in (400, 401, 413, 422, 503)},
         tags=["players"],
     )
     async def sign_in(body: Answer, request: Request, response: Response) -> dict[str, Any]:

@@ -45,9 +45,10 @@ ProfileKey = Annotated[
 
 _ERROR = {"model": ErrorBody}
 RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
-AUTH_ERRORS: dict[int | str, dict[str, Any]] = {code: _ERROR for code in (401, 422, 503)}
+# 413: any request's body past the server's limit (middleware.BodyLimit).
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {code: _ERROR for code in (401, 413, 422, 503)}
 CREATE_ERRORS: dict[int | str, dict[str, Any]] = {
-    422: _ERROR, 503: _ERROR, 429: {"model": ErrorBody, "headers": RETRY_AFTER},
+    413: _ERROR, 422: _ERROR, 503: _ERROR, 429: {"model": ErrorBody, "headers": RETRY_AFTER},
 }  # fmt: skip
 
 
@@ -205,7 +206,7 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
     @app.post(
         "/api/profile/claim",
         response_model=MadeProfile,
-        responses={code: _ERROR for code in (403, 409, 410, 422, 503)},
+        responses={code: _ERROR for code in (403, 409, 410, 413, 422, 503)},
         tags=["players"],
     )
     async def claim(body: Claim, request: Request, response: Response) -> dict[str, Any]:

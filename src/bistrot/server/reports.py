@@ -59,7 +59,7 @@ def add_reports(app: FastAPI, profiles: Profiles, clock: Callable[[], float] = t
         "/api/tables/{table_id}/report",
         status_code=201,
         response_model=Reported,
-        responses={code: {"model": ErrorBody} for code in (403, 409, 422, 503)},
+        responses={code: {"model": ErrorBody} for code in (403, 409, 413, 422, 503)},
         tags=["players"],
     )
     async def report(table_id: str, body: Report) -> dict[str, Any]:
