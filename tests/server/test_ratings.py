@@ -104,7 +104,10 @@ def test_rated_games_move_ratings_as_openskill_computes_them(room: Room) -> None
         assert client.get("/api/ratings/oti", params={"limit": 1}).json()["players"] == board[:1]
         # A public profile shows its rating and its rated games, with their replays.
         ama = client.get(f"/api/profiles/{people[0]['profile']}").json()
-    assert ama["ratings"]["oti"] == {"rating": shown(*stored[people[0]["profile"]][:2]), "games": 2}
+    rating = ama["ratings"]["oti"]
+    assert (rating["rating"], rating["games"]) == (shown(*stored[people[0]["profile"]][:2]), 2)
+    assert [p["rating"] for p in rating["history"]] == [g["after"] for g in reversed(ama["recent"])]
+    assert rating["history"][-1]["rating"] == rating["rating"]
     assert len(ama["recent"]) == 2 and all(g["replay_url"] == f"/replay/{g['table']}" for g in ama["recent"])
     assert ama["recent"][0]["after"] == ama["ratings"]["oti"]["rating"]
     assert people[0]["key"] not in json.dumps(ama)

@@ -96,9 +96,15 @@ class OwnProfile(BaseModel):
     created: float
 
 
+class RatingPoint(BaseModel):
+    at: float
+    rating: int
+
+
 class GameRating(BaseModel):
     rating: int = Field(description="the shown rating: 1000 for a new player (docs/protocol.md)")
     games: int
+    history: list[RatingPoint] = Field(description="the rating after each last rated game, oldest first")
 
 
 class RatedGame(BaseModel):

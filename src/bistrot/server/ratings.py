@@ -45,6 +45,10 @@ def anchor(game: str, level: str | None) -> tuple[float, float]:
     return ANCHORS.get(game, {}).get(level or "", (MODEL.mu, 1.0))
 
 
+#: The rating changes a public profile draws (its last ones, all games together).
+HISTORY = 200
+
+
 def shown(mu: float, sigma: float) -> int:
     """The rating a person sees: ``mu - 3 sigma``, scaled so that a new player has 1000 (40
     points per unit of mu)."""
@@ -133,8 +137,10 @@ def leaderboard(conn: Connection, game: str, limit: int) -> list[dict[str, Any]]
 
 
 def profile_ratings(conn: Connection, profile: str, recent: int) -> dict[str, Any]:
-    """A profile's ratings by game, and its ``recent`` last rated games (newest first), with how
-    each moved its rating: what its public profile shows."""
+    """A profile's ratings by game, each with its history (the rating after each of the last
+    :data:`HISTORY` rated games, oldest first: the profile page's chart), and its ``recent``
+    last rated games (newest first), with how each moved its rating: what its public profile
+    shows."""
     held = conn.execute(
         select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
             ratings.c.profile == profile
@@ -147,8 +153,20 @@ def profile_ratings(conn: Connection, profile: str, recent: int) -> dict[str, An
         .order_by(rating_changes.c.at.desc(), rating_changes.c.table_id)
         .limit(recent)
     )
+    points = conn.execute(
+        select(rating_changes.c.game, rating_changes.c.at, rating_changes.c.mu, rating_changes.c.sigma)
+        .where(rating_changes.c.profile == profile)
+        .order_by(rating_changes.c.at.desc(), rating_changes.c.table_id)
+        .limit(HISTORY)
+    )
+    history: dict[str, list[dict[str, Any]]] = {}
+    for p in reversed(list(points)):
+        history.setdefault(p.game, []).append({"at": p.at, "rating": shown(p.mu, p.sigma)})
     return {
-        "ratings": {r.game: {"rating": shown(r.mu, r.sigma), "games": r.games} for r in held},
+        "ratings": {
+            r.game: {"rating": shown(r.mu, r.sigma), "games": r.games, "history": history.get(r.game, [])}
+            for r in held
+        },
         "recent": [
             {
                 "table": c.table_id,
