@@ -6,6 +6,7 @@ import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
+import { profilePage, myProfilePage, claimPage, profileLink, loadMe, myProfile } from "./profile.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { get, post } from "./api.js";
@@ -16,6 +17,7 @@ import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSa
 
 const root = document.getElementById("main");
 let screen = null;
+let routed = 0;
 
 function nav(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
@@ -31,6 +33,7 @@ function topbar() {
       allGames().map(({ name }) => h("a", { href: `/rules/${name}`, onclick: (e) => { e.preventDefault(); nav(`/rules/${name}`); } },
         t(has(`nav.rules_${name}`) ? `nav.rules_${name}` : labelOf(name))))),
     h("span", { class: "spacer" }),
+    profileLink(nav),
     h("button", { type: "button", class: "icon-btn", "aria-pressed": String(soundOn()), dataset: { action: "sound" },
       "aria-label": soundOn() ? t("sound.off") : t("sound.on"), title: soundOn() ? t("sound.off") : t("sound.on"),
       onclick: (e) => { setSound(!soundOn()); e.currentTarget.textContent = soundOn() ? "🔊" : "🔇"; } },
@@ -174,6 +177,7 @@ function route() {
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   const hash = location.hash.slice(1);
   document.title = "bistrot";
+  if (routed++ && !myProfile()) loadMe();  // a profile made since (Play now) puts its name in the top bar
   if (path === "/") screen = homePage(root, nav, topbar);
   else if (parts[0] === "play" && gameInfo(parts[1])) screen = quickStart(parts[1], location.search);
   else if (parts[0] === "rules" && gameInfo(parts[1])) {
@@ -186,6 +190,9 @@ function route() {
   } else if (parts[0] === "replay" && parts[1]) {
     document.title = `${t("replay.title")} · bistrot`;
     screen = replayPage(root, parts[1], nav, topbar);
+  } else if (parts[0] === "profile" && parts[1] === "claim") screen = claimPage(root, hash, nav, topbar);
+  else if (parts[0] === "profile") {
+    screen = parts[1] ? profilePage(root, parts[1], nav, topbar) : myProfilePage(root, nav, topbar);
   } else if (parts[0] === "join" && parts[1]) screen = joinPage(parts[1], hash);
   else if (parts[0] === "watch" && parts[1]) {
     if (hash) saveTable(parts[1], { watch: hash, seats: [] });
@@ -200,7 +207,7 @@ pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
 const [catalog] = await Promise.allSettled([
-  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing()]);
+  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing(), loadMe()]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
 // Only now: the first language set above must not route the page a second time.
