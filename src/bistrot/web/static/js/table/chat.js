@@ -1,9 +1,10 @@
 // Chat at a table where people play together (friends, hot seat): the messages (each number
 // shown once, however often a reconnection brings it again), a mute per player on this device,
-// quick reactions for phones, and the box to write in. Spectators read; they do not write.
-// The server's chat protocol is in docs/protocol.md.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+// reporting a player to the card room's operator, quick reactions for phones, and the box to
+// write in. Spectators read; they do not write. The server's chat protocol is in docs/protocol.md.
+import { h, toast } from "../dom.js";
+import { t, refusal } from "../i18n.js";
+import { post } from "../api.js";
 
 /** Modes whose tables have a chat (the server's tablecore/chat.py MODES). */
 const MODES = ["friends", "hotseat"];
@@ -53,6 +54,58 @@ function send(T, text) {
   return !!conn && conn.send({ type: "chat", id: `c${Date.now().toString(36)}-${S.counter}`, text: said });
 }
 
+/** This page's seat token at a table of the server (a report proves its seat with it), or null:
+ * a spectator, a table of this device. */
+function seatToken(T) {
+  if (T.held.local) return null;
+  return T.held.seats?.find((s) => s.seat === T.S.showSeat)?.token || null;
+}
+
+/** Send the report being written (T.S.reporting): the operator reads it (docs/protocol.md). */
+async function sendReport(T, event) {
+  event.preventDefault();
+  const { S } = T;
+  const form = event.currentTarget;
+  const reason = form.querySelector("textarea").value.trim();
+  const { seat, name } = S.reporting || {};
+  if (!reason || seat === undefined) return;
+  form.querySelector("button[type=submit]").disabled = true;
+  try {
+    await post(`/api/tables/${encodeURIComponent(T.tableId)}/report`, { token: seatToken(T), seat, reason });
+    (S.reported ??= new Set()).add(seat);
+    S.reporting = null;
+    toast(t("report.sent", { name }), "ok", 6000);
+  } catch (error) {
+    if (error.code === "already_reported") (S.reported ??= new Set()).add(seat);
+    // (the server's English words repeat what the page's text says)
+    S.reporting = { seat, name, error: error.code === "already_reported" ? t("reject.already_reported") : refusal(error) };
+  }
+  T.render();
+  if (!S.reporting) document.querySelector(`.chat-line[data-seat="${seat}"] .chat-mute`)?.focus();
+}
+
+/** The small form that says why a player is reported. */
+function reportForm(T) {
+  const { S } = T;
+  const { name, error } = S.reporting;
+  const cancel = () => {
+    const { seat } = S.reporting;
+    S.reporting = null;
+    T.render();
+    document.querySelector(`.chat-line[data-seat="${seat}"] [data-action=report]`)?.focus();
+  };
+  return h("form", { class: "chat-report", dataset: { testid: "report-form" }, onsubmit: (e) => sendReport(T, e),
+    onkeydown: (e) => { if (e.key === "Escape") { e.stopPropagation(); cancel(); } } },
+  h("h3", {}, t("report.title", { name })),
+  h("label", { for: "report-reason" }, t("report.reason")),
+  h("textarea", { id: "report-reason", rows: "3", maxlength: "500", required: true, "aria-describedby": "report-hint" }),
+  h("p", { class: "hint", id: "report-hint" }, t("report.hint")),
+  error ? h("p", { class: "report-error", role: "alert", dataset: { testid: "report-error" } }, error) : null,
+  h("div", { class: "chat-report-actions" },
+    h("button", { type: "submit", class: "btn primary small", dataset: { action: "send-report" } }, t("report.send")),
+    h("button", { type: "button", class: "btn small", onclick: cancel }, t("report.cancel"))));
+}
+
 /** The chat panel's body. */
 export function chatPanel(T, ctx) {
   const { S } = T;
@@ -62,6 +115,7 @@ export function chatPanel(T, ctx) {
     try { localStorage.setItem(mutedKey(T), JSON.stringify([...off])); } catch { /* private mode */ }
     T.render();
   };
+  const reporting = !!seatToken(T);
   const lines = (S.chat || []).map((m) => {
     const who = m.name || ctx.name(m.seat);
     const mine = T.seats.includes(m.seat);
@@ -71,7 +125,15 @@ export function chatPanel(T, ctx) {
         : h("span", { class: "chat-text" }, m.text),
       mine ? null : h("button", { type: "button", class: "link-btn chat-mute", dataset: { action: "mute" },
         "aria-pressed": String(off.has(m.seat)), onclick: () => toggle(m.seat) },
-      off.has(m.seat) ? t("chat.unmute", { name: who }) : t("chat.mute", { name: who })));
+      off.has(m.seat) ? t("chat.unmute", { name: who }) : t("chat.mute", { name: who })),
+      mine || !reporting ? null : S.reported?.has(m.seat)
+        ? h("span", { class: "chat-reported" }, t("report.done"))
+        : h("button", { type: "button", class: "link-btn chat-mute", dataset: { action: "report" },
+          onclick: () => {
+            S.reporting = { seat: m.seat, name: who };
+            T.render();
+            document.getElementById("report-reason")?.focus();
+          } }, t("report.action", { name: who })));
   });
   const watching = S.showSeat === null;
   const input = h("input", { type: "text", class: "chat-input", maxlength: String(MAX_CHARS), autocomplete: "off",
@@ -86,6 +148,7 @@ export function chatPanel(T, ctx) {
   return h("div", { class: "chat" },
     h("ol", { class: "chat-lines", "aria-live": "polite", dataset: { testid: "chat-lines" } },
       lines.length ? lines : h("li", { class: "chat-empty" }, t("chat.empty"))),
+    S.reporting && reporting ? reportForm(T) : null,
     watching ? h("p", { class: "chat-note" }, t("chat.spectators_read")) : [
       h("div", { class: "chat-reactions" }, REACTIONS.map((key) => h("button", { type: "button", class: "btn small",
         dataset: { reaction: key.slice(7) }, onclick: () => send(T, t(key)) }, t(key)))),
