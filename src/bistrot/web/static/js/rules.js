@@ -39,6 +39,9 @@ export function rulesPage(root, game, nav, topbar) {
     h("p", { class: "lead" }, t(`rules.${game}.lead`)),
     sections.map(([title, ...paragraphs]) => h("section", {}, h("h2", {}, title),
       paragraphs.map((p) => (Array.isArray(p) ? h("ul", {}, p.map((li) => h("li", {}, li))) : h("p", {}, p))))),
+    // How ratings work: the same for every game (docs/protocol.md, "Ratings").
+    h("section", { class: "rules-ratings", dataset: { testid: "rules-ratings" } }, h("h2", {}, t("rules.ratings_title")),
+      (raw("rules.ratings") || []).map((p) => h("p", {}, p))),
     h("section", {}, h("h2", {}, t("rules.options")),
       h("table", { class: "options-table" },
         h("thead", {}, h("tr", {}, h("th", {}, t("rules.option")), h("th", {}, t("rules.values")), h("th", {}, t("rules.default")))),
