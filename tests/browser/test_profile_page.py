@@ -104,6 +104,12 @@ def fits_phone(page) -> None:
     assert out["width"] <= 0, f"the page is {out['width']} px wider than the phone"
 
 
+def speak(page, lang: str) -> None:
+    """Switch the page to ``lang`` with the top bar's menu (the page is drawn again)."""
+    page.select_option("[data-testid=language]", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
 def test_a_profile_moves_to_another_device_by_its_one_time_link(room, pages):
     ama = pages.new()
     ama.goto(room.base + "/profile")
@@ -135,6 +141,11 @@ def test_a_profile_moves_to_another_device_by_its_one_time_link(room, pages):
     wait_for(phone, "[data-action=transfer]", "the own profile page on the phone")
     fits_phone(phone)
     assert blocking_violations(phone) == []
+    speak(phone, "ta")  # long words
+    phone.click("[data-action=transfer]")
+    wait_for(phone, "[data-testid=transfer-link]", "a move link on the phone")
+    fits_phone(phone)
+    shot(phone, "profile-own-ta-360x640")
     # The first device keeps its profile too.
     assert own_profile(ama)["profile"] == profile
 
@@ -245,6 +256,10 @@ def test_a_profile_with_rated_games_draws_its_chart_on_a_phone(room, pages):
     fits_phone(page)
     assert blocking_violations(page) == []
     shot(page, "profile-chart-360x640")
+    for lang in ("si", "ta", "zh", "fr"):
+        speak(page, lang)
+        assert page.locator("#chart-oti").count() == 1
+        fits_phone(page)
 
     # The rules page says how ratings work.
     page.goto(room.base + "/rules/oti")
