@@ -83,6 +83,9 @@ function page(root, topbar, cls, ...children) {
   return section;
 }
 
+/** After a page drawn again: the keyboard's focus back where the person was. */
+const refocus = (selector) => document.querySelector(`#main ${selector}`)?.focus();
+
 /** A status line: what a button just did (or why it could not). */
 const status = (state, testid) => state && h("p", { class: ["profile-status", state.ok ? "ok" : "error"],
   role: state.ok ? "status" : "alert", dataset: { testid } }, state.text);
@@ -139,6 +142,7 @@ function ownSection(P) {
       state.rename = { ok: false, text: nameRefused(error) };
     }
     P.draw();
+    refocus("#profile-name");
   };
   const move = async () => {
     try {
@@ -149,7 +153,7 @@ function ownSection(P) {
       state.moveError = { ok: false, text: said(error) };
     }
     P.draw();
-    document.querySelector("[data-testid=transfer-link]")?.focus();
+    refocus(state.transfer ? "[data-testid=transfer-link]" : "[data-action=transfer]");
   };
   const passkey = async (event) => {
     event.currentTarget.disabled = true;
@@ -159,6 +163,7 @@ function ownSection(P) {
       state.passkey = { ok: false, text: passkeyFailure(error) };
     }
     P.draw();
+    refocus("[data-action=add-passkey]");
   };
   const supported = passkeysSupported();
   return h("div", { class: "profile-own" },
@@ -246,6 +251,7 @@ export function myProfilePage(root, nav, topbar) {
       } catch (error) {
         S.made = { ok: false, text: nameRefused(error) };
         draw();
+        refocus("#new-profile-name");
       }
     };
     const signIn = async (event) => {
@@ -255,6 +261,7 @@ export function myProfilePage(root, nav, topbar) {
       } catch (error) {
         S.passkey = { ok: false, text: passkeyFailure(error) };
         draw();
+        refocus("[data-action=passkey-signin]");
       }
     };
     const supported = passkeysSupported();
