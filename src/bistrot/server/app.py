@@ -5,7 +5,7 @@
 ['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/analysis', \
 '/api/tables/{table_id}/challenge', '/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
 '/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/replay', \
-'/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
+'/api/tables/{table_id}/report', '/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
 """
 
 from __future__ import annotations
