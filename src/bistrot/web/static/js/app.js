@@ -6,6 +6,7 @@ import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
+import { boardPage } from "./board.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { get, post } from "./api.js";
@@ -180,7 +181,8 @@ function route() {
     document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
     rulesPage(root, parts[1], nav, topbar);
     screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
-  } else if (parts[0] === "t" && parts[1]) {
+  } else if (parts[0] === "ratings" && gameInfo(parts[1])) screen = boardPage(root, parts[1], nav, topbar);
+  else if (parts[0] === "t" && parts[1]) {
     document.title = `${t("table.title")} · bistrot`;
     screen = tablePage(parts[1]);
   } else if (parts[0] === "replay" && parts[1]) {
