@@ -199,9 +199,11 @@ def test_the_lobby_shows_a_table_appear_fill_and_leave_live(server, pages):
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A card room whose public tables wait 5 s for players before computer players (easy) come."""
+    """A card room whose public tables wait 12 s for players before computer players (easy) come:
+    long enough for the second player's name and Play now to land on a loaded machine (the
+    wait counts from the last seat taken, once someone is connected)."""
     srv = Server(tmp_path_factory.mktemp("quick") / "room.db",
-                 env={"BISTROT_QUICKMATCH_WAIT_S": "5", "BISTROT_QUICKMATCH_LEVEL": "easy"})
+                 env={"BISTROT_QUICKMATCH_WAIT_S": "12", "BISTROT_QUICKMATCH_LEVEL": "easy"})
     srv.start()
     try:
         yield srv
