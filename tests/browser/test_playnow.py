@@ -196,6 +196,15 @@ def test_the_lobby_shows_a_table_appear_fill_and_leave_live(server, pages):
     assert watcher.evaluate("() => performance.getEntriesByType('navigation').length") == 1
     assert watcher.url == server.base + "/"
 
+    # It is listed in play instead, and its Watch link opens it to a spectator.
+    watch = f"[data-testid=playing-omi] [data-action=lobby-watch][data-table='{table}']"
+    wait_for(watcher, "sel => !!document.querySelector(sel)", watch,
+             "() => document.querySelector('[data-testid=playnow]')?.innerText", f"table {table} in play")
+    assert watcher.get_attribute(watch, "href") == f"/watch/{table}#public"
+    watcher.click(watch)
+    spectating = wait_playing(watcher)
+    assert [name for _, name, _ in sorted(spectating["plates"])] == ["Sunil", "Tharushi", "Ravi", "Chamari"]
+
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

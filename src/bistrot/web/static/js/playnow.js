@@ -32,6 +32,7 @@ const holds = (tableId) => !!loadTable(tableId)?.seats?.length;
 export function playNowSection(nav) {
   const box = h("section", { class: "playnow", "aria-labelledby": "playnow-title", dataset: { testid: "playnow" } });
   let tables = null;  // the lobby's tables, every game's; null until the first event
+  let playing = [];  // the public tables in play, every game's: each watched by its link
   let source = null;
   let retry = null;
   let me = null;
@@ -43,7 +44,9 @@ export function playNowSection(nav) {
     source = new EventSource("/api/lobby/events");
     source.addEventListener("lobby", (event) => {
       try {
-        tables = JSON.parse(event.data).tables || [];
+        const lobby = JSON.parse(event.data);
+        tables = lobby.tables || [];
+        playing = lobby.playing || [];
       } catch {
         return;
       }
@@ -163,6 +166,15 @@ export function playNowSection(nav) {
       button);
   }
 
+  function playingItem(listed) {
+    const people = listed.seats.filter((s) => s && !s.level).map((s) => s.name);
+    return h("li", { class: "lobby-table", dataset: { table: listed.table, testid: "lobby-playing" } },
+      h("ul", { class: "lobby-table-seats", "aria-label": t("lobby.seats") }, listed.seats.map((seat, i) =>
+        h("li", { dataset: { seat: i, kind: !seat ? "open" : seat.level ? "computer" : "human" } }, seatText(seat)))),
+      h("a", { href: listed.watch_url, class: "btn small", dataset: { action: "lobby-watch", table: listed.table } },
+        t("playnow.watch"), h("span", { class: "sr-only" }, ` ${t("playnow.table_of", { names: people.join(", ") })}`)));
+  }
+
   function gamePanel(game) {
     const title = t(labelOf(game));
     const waiting = (tables || []).filter((x) => x.game === game);
@@ -178,6 +190,11 @@ export function playNowSection(nav) {
         t("playnow.title"), h("span", { class: "sr-only" }, `: ${title}`))),
       h("h4", {}, t("playnow.waiting")),
       h("div", { class: "lobby-list", dataset: { testid: `lobby-${game}` } }, list),
+      playing.some((x) => x.game === game) && [
+        h("h4", {}, t("playnow.playing")),
+        h("ul", { class: "lobby-tables", dataset: { testid: `playing-${game}` } },
+          playing.filter((x) => x.game === game).slice(0, 10).map(playingItem)),
+      ],
       h("a", { href: `/ratings/${game}`, class: "playnow-board", dataset: { action: "leaderboard", game },
         onclick: (e) => { e.preventDefault(); nav(`/ratings/${game}`); } },
       t("playnow.leaderboard"), h("span", { class: "sr-only" }, `: ${title}`)));
