@@ -53,9 +53,10 @@ class Server:
 
     def __init__(
         self, db: Path, port: int = 0, grace_s: float = 30.0, host: str = "127.0.0.1",
-        extra: tuple[str, ...] = (), python: str = sys.executable,
+        extra: tuple[str, ...] = (), python: str = sys.executable, env: dict[str, str] | None = None,
     ) -> None:
         self.db, self.port, self.grace_s, self.host, self.extra = db, port, grace_s, host, extra
+        self.env = env or {}  # more settings, as BISTROT_<NAME> variables (server/settings.py)
         self.python = python  # the interpreter whose installed bistrot runs
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
@@ -66,8 +67,12 @@ class Server:
                "--db", str(self.db), "--bot-delay-ms", "0", "--grace-s", str(self.grace_s),
                "--log-level", "warning", *self.extra]
         # Every page of the package opens its tables from 127.0.0.1: the per-address table quota
-        # (30 at once) would refuse the later tests' tables; the quota has its own tests.
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "BISTROT_TABLE_QUOTA_BURST": "100000"}
+        # (30 at once) would refuse the later tests' tables, the profile quota (10) their
+        # profiles, and the limit of live lobby connections (4) their home pages; these limits
+        # have their own tests.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "BISTROT_TABLE_QUOTA_BURST": "100000",
+               "BISTROT_PROFILE_QUOTA_BURST": "100000", "BISTROT_LOBBY_STREAMS_PER_ADDRESS": "1000",
+               **self.env}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env=env, start_new_session=True)
         deadline = time.monotonic() + STARTUP_S

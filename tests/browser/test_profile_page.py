@@ -1,15 +1,15 @@
 """Profiles in real browsers (issue 33, items 1 and 5): a profile moved to another device by its
 one-time link, a passkey added on one device that signs in on another (Chromium's virtual
-authenticator), and a profile page with rated games drawing its rating chart on a phone.
+authenticator), a profile page with rated games drawing its rating chart on a phone, and a
+player reported from a table's chat.
 
-The module runs its own server: it makes more profiles than one address may make at once
-(``profile_quota_burst``), and its rated games are its own.
+The module runs its own server: its WebSocket players play as fast as the server answers, and
+its rated games and reports are its own.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import sqlite3
@@ -37,10 +37,9 @@ AUTHENTICATOR = {
 }
 
 
-#: The module's server: more profiles than one address may make at once, and WebSocket clients
-#: that play their turns as fast as the server answers (the table's rate limit has its own tests).
+#: The module's server: WebSocket players that play their turns as fast as the server answers (the
+#: table's rate limit has its own tests).
 ROOM_ENV = {
-    "BISTROT_PROFILE_QUOTA_BURST": "1000",
     "BISTROT_RATE_BURST": "100000",
     "BISTROT_RATE_PER_S": "100000",
 }
@@ -48,17 +47,8 @@ ROOM_ENV = {
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    before = {name: os.environ.get(name) for name in ROOM_ENV}
-    os.environ.update(ROOM_ENV)  # (read by the server process as it starts)
-    srv = Server(tmp_path_factory.mktemp("profiles") / "room.db")
-    try:
-        srv.start()
-    finally:
-        for name, value in before.items():
-            if value is None:
-                del os.environ[name]
-            else:
-                os.environ[name] = value
+    srv = Server(tmp_path_factory.mktemp("profiles") / "room.db", env=ROOM_ENV)
+    srv.start()
     try:
         yield srv
     finally:
@@ -252,7 +242,7 @@ def test_a_profile_with_rated_games_draws_its_chart_on_a_phone(room, pages):
     assert f"{newest['before']} → {newest['after']}" in rows.nth(0).inner_text()
     assert rows.nth(0).locator("a").get_attribute("href") == newest["replay_url"]
     # Someone else's profile: nothing of its owner's.
-    assert page.locator("[data-action=transfer], [data-action=add-passkey], #profile-name").count() == 0
+    assert page.locator("[data-action=transfer], [data-action=add-passkey], #profile-rename").count() == 0
     fits_phone(page)
     assert blocking_violations(page) == []
     shot(page, "profile-chart-360x640")

@@ -111,6 +111,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def choices(actions: list[str]) -> str:
+    """Equally good actions as one cell: their verb once when they share it.
+
+    >>> choices(["play KS", "play 8H", "play 9H"])
+    'play KS 8H 9H'
+    >>> choices(["pickup", "play 7D"])
+    'pickup, play 7D'
+    """
+    verbs = {action.partition(" ")[0] for action in actions}
+    if len(verbs) == 1 and all(" " in action for action in actions):
+        return f"{verbs.pop()} " + " ".join(action.partition(" ")[2] for action in actions)
+    return ", ".join(actions)
+
+
 def print_report(found: dict[str, Any]) -> None:
     """The analysis as rich tables on standard output."""
     from rich.console import Console
@@ -131,11 +145,11 @@ def print_report(found: dict[str, Any]) -> None:
     for move in found["moves"]:
         row = [str(move["index"]), str(move["seat"]), move["action"]]
         if omi and move["kind"] == "card":
-            row += [" ".join(move["best_expected"]), " ".join(move["best"])]
+            row += [choices(move["best_expected"]), choices(move["best"])]
         elif omi:
-            row += [" ".join(move["best"]), ""]
+            row += [choices(move["best"]), ""]
         else:
-            row.append(" ".join(move["best"]))
+            row.append(choices(move["best"]))
         row.append(f"{move['loss']:.2f}")
         if omi:
             row.append("" if "dd_loss" not in move else str(move["dd_loss"]))

@@ -5,7 +5,7 @@
 ['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/analysis', \
 '/api/tables/{table_id}/challenge', '/api/tables/{table_id}/check-invite', '/api/tables/{table_id}/join', \
 '/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/replay', \
-'/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
+'/api/tables/{table_id}/report', '/api/tables/{table_id}/seat', '/api/tables/{table_id}/start']
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ CHALLENGER_MAX_AGE_S = 10 * 365 * 86400
 PROFILE_PREFIX = "bistrot:profile-quota:"
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
-    "/replay/{key}", "/profile/claim", "/profile", "/profile/{key}",
+    "/replay/{key}", "/ratings/{game}", "/profile/claim", "/profile", "/profile/{key}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422, 500)

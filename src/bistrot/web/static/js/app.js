@@ -6,7 +6,8 @@ import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
-import { profilePage, myProfilePage, claimPage, profileLink, loadMe, myProfile } from "./profile.js";
+import { boardPage } from "./board.js";
+import { profilePage, myProfilePage, claimPage, profileLink, refreshProfileLink } from "./profilepage.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
 import { get, post } from "./api.js";
@@ -17,7 +18,6 @@ import { setupOffline, isLocalTable, savedGame, heldFromSummary, warmUp, pruneSa
 
 const root = document.getElementById("main");
 let screen = null;
-let routed = 0;
 
 function nav(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
@@ -177,14 +177,15 @@ function route() {
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   const hash = location.hash.slice(1);
   document.title = "bistrot";
-  if (routed++ && !myProfile()) loadMe();  // a profile made since (Play now) puts its name in the top bar
+  refreshProfileLink();  // a profile made since (Play now's name dialog) puts its name in the top bar
   if (path === "/") screen = homePage(root, nav, topbar);
   else if (parts[0] === "play" && gameInfo(parts[1])) screen = quickStart(parts[1], location.search);
   else if (parts[0] === "rules" && gameInfo(parts[1])) {
     document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
     rulesPage(root, parts[1], nav, topbar);
     screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
-  } else if (parts[0] === "t" && parts[1]) {
+  } else if (parts[0] === "ratings" && gameInfo(parts[1])) screen = boardPage(root, parts[1], nav, topbar);
+  else if (parts[0] === "t" && parts[1]) {
     document.title = `${t("table.title")} · bistrot`;
     screen = tablePage(parts[1]);
   } else if (parts[0] === "replay" && parts[1]) {
@@ -207,7 +208,7 @@ pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
 const [catalog] = await Promise.allSettled([
-  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing(), loadMe()]);
+  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing(), refreshProfileLink()]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
 // Only now: the first language set above must not route the page a second time.

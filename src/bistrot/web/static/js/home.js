@@ -11,6 +11,7 @@ import {
   allGames, gameInfo, labelOf, optionsOf, levelsOf, defaultLevel, modesOf, seatCount, coerce,
 } from "./catalog.js";
 import { rendererFor } from "./games/index.js";
+import { playNowSection } from "./playnow.js";
 // Offline play (docs/offline.md): tables on this device when the server cannot be reached.
 import {
   isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame, isLocalTable,
@@ -199,6 +200,10 @@ export function homePage(root, nav, topbar) {
     return null;
   }
 
+  // Play now and the live lobby lead the page (js/playnow.js): kept across redraws, so that the
+  // lobby is followed once for as long as the page is shown.
+  const lobby = playNowSection(nav);
+
   const savedBox = h("section", { class: "saved-games", dataset: { testid: "saved-games" }, hidden: true });
   async function fillSaved() {
     const games = (await savedGames()).filter((g) => g.status !== "over");
@@ -266,8 +271,10 @@ export function homePage(root, nav, topbar) {
         h("h1", {}, t("home.title")),
         h("p", { class: "lead" }, t("home.lead")),
         offlineLine()),
+      lobby.node,
       savedBox,
       historyBox,
+      h("h2", { class: "home-own" }, t("home.own_table")),
       h("form", { class: "home-form", id: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
@@ -287,11 +294,12 @@ export function homePage(root, nav, topbar) {
     root.append(topbar(), scroller, h("div", { class: "home-dock" },
       h("button", { type: "submit", form: "home-form", class: "btn primary big", dataset: { action: "create" } },
         form.mode === "friends" ? t("home.open_table") : t("home.play"))));
+    lobby.draw();
     scroller.scrollTop = scrolled;
   }
   draw();
   fillSaved();
   fillHistory();
   const stop = onOfflineChange(draw);
-  return { rerender: () => { draw(); fillHistory(); }, destroy: stop };
+  return { rerender: () => { draw(); fillHistory(); }, destroy: () => { stop(); lobby.destroy(); } };
 }

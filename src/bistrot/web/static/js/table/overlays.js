@@ -12,6 +12,8 @@ import { shareUrl } from "../sharing.js";
 import { chatPanel, hasChat } from "./chat.js";
 import { lobbySeats, isCreator } from "./lobby.js";
 import { hintsUsed, hintsOffered } from "./hints.js";
+import { get } from "../api.js";
+import { countdown } from "../countdown.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -37,8 +39,35 @@ export function panel(T, view, ctx) {
   return own ? dialog(t(own.title), own.render(view, ctx), close) : null;
 }
 
+/** A public table's entry in the lobby (GET /api/lobby: whether it is rated, when computer
+ * players take its free seats), asked again whenever its seats change; null until known. */
+function listedAs(T, view) {
+  const { S } = T;
+  const seats = (view.seats || []).map((s) => s.kind).join();
+  if (S.listedSeats !== seats) {
+    S.listedSeats = seats;
+    get(`/api/lobby?game=${encodeURIComponent(view.game)}`).then((answer) => {
+      if (S.listedSeats !== seats) return;
+      S.listed = (answer.tables || []).find((x) => x.table === T.tableId) || null;
+      T.render();
+    }, () => {});
+  }
+  return S.listed || null;
+}
+
+/** How a public table (Play now's, the lobby's) starts: by itself when full, or with computer
+ * players after a while (the countdown), and whether it is rated. */
+function publicStart(T, view, open) {
+  const listed = listedAs(T, view);
+  return h("div", { class: "public-start", dataset: { testid: "public-start" } },
+    h("p", { class: "hint" }, t("lobby.public_starts")),
+    listed && h("p", { class: "hint" },
+      h("span", { class: ["badge", listed.rated ? "rated" : "unrated"] }, listed.rated ? t("playnow.rated") : t("playnow.unrated")),
+      open && listed.fills_at ? [" ", countdown(listed.fills_at, { dataset: { testid: "fills-in" } })] : null));
+}
+
 /** A friends table before it starts: the invitation link, the seats and teams (lobby.js), the
- * host's start button. */
+ * host's start button; at a public table, how it starts instead. */
 export function waitingRoom(T, view, ctx) {
   const { held } = T;
   const open = (view.seats || []).filter((s) => s.kind === "open").length;
@@ -48,8 +77,9 @@ export function waitingRoom(T, view, ctx) {
       shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
     lobbySeats(T, view, ctx),
     h("p", {}, t("lobby.waiting_n", { n: open })),
-    isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
-      t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
+    held.public ? publicStart(T, view, open)
+      : isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
+        t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
     // People waiting for the others talk here; in the game, the top bar's Chat button.
     hasChat(T) ? h("section", { class: "lobby-chat" }, h("h3", {}, t("chat.title")), chatPanel(T, ctx)) : null),
   null, "lobby-overlay");
