@@ -126,6 +126,7 @@ def test_a_profile_moves_to_another_device_by_its_one_time_link(room, pages):
     assert (mine["status"], mine["profile"], mine["name"]) == (200, profile, "Ama")
     assert phone.locator("[data-testid=topbar-profile]").inner_text() == "Ama"
     fits_phone(phone)
+    assert blocking_violations(phone) == []
     shot(phone, "profile-claimed-360x640")
     phone.click("[data-action=see-profile]")
     wait_for(phone, "[data-action=transfer]", "the own profile page on the phone")
@@ -135,6 +136,7 @@ def test_a_profile_moves_to_another_device_by_its_one_time_link(room, pages):
     phone.click("[data-action=transfer]")
     wait_for(phone, "[data-testid=transfer-link]", "a move link on the phone")
     fits_phone(phone)
+    assert blocking_violations(phone) == []
     shot(phone, "profile-own-ta-360x640")
     # The first device keeps its profile too.
     assert own_profile(ama)["profile"] == profile
