@@ -82,7 +82,7 @@ def ask_name(page, base: str, name: str) -> None:
     """From the home page, press Play now for Omi: the page asks for a name first."""
     open_home(page, base)
     page.click("[data-action=playnow][data-game=omi]")
-    page.wait_for_selector("dialog[data-testid=name-dialog][open]")
+    page.wait_for_selector("dialog[data-testid=name-dialog][open]", timeout=WAIT_MS)
     page.fill("#profile-name", name)
 
 
@@ -135,7 +135,7 @@ def test_four_players_press_play_now_and_meet_at_one_table(server, pages):
         tables.append(landed(page))
         if i == 0:
             # The waiting room of a public table: it starts by itself, and when computers come.
-            page.wait_for_selector("[data-testid=public-start]")
+            page.wait_for_selector("[data-testid=public-start]", timeout=WAIT_MS)
             wait_for(page, "() => !!document.querySelector('[data-testid=fills-in]')", None,
                      "() => document.querySelector('.lobby-overlay')?.innerText", "the computers' countdown")
             assert page.locator("[data-action=start]").count() == 0  # nobody starts it early
@@ -179,9 +179,8 @@ def test_the_lobby_shows_a_table_appear_fill_and_leave_live(server, pages):
     wait_row(joiner, table, ["Sunil", "Tharushi", "Ravi", None])
     join = joiner.locator(f"[data-action=lobby-join][data-table='{table}']")
     assert "Sunil, Tharushi, Ravi" in join.evaluate("b => b.textContent")  # its name says whose table
-    join.focus()
-    joiner.keyboard.press("Enter")
-    joiner.wait_for_selector("dialog[data-testid=name-dialog][open]")
+    join.press("Enter")  # focused and pressed in one step: a redraw between the two would lose it
+    joiner.wait_for_selector("dialog[data-testid=name-dialog][open]", timeout=WAIT_MS)
     assert joiner.evaluate("() => document.activeElement.id") == "profile-name"
     joiner.keyboard.type("Chamari")
     joiner.keyboard.press("Enter")
@@ -204,6 +203,18 @@ def test_the_lobby_shows_a_table_appear_fill_and_leave_live(server, pages):
     watcher.click(watch)
     spectating = wait_playing(watcher)
     assert [name for _, name, _ in sorted(spectating["plates"])] == ["Sunil", "Tharushi", "Ravi", "Chamari"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own card room: its tests count on which public tables wait, so no other
+    module's tables may be there (nor a failed test's of another run of this one)."""
+    srv = Server(tmp_path_factory.mktemp("playnow") / "room.db")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -241,7 +252,7 @@ def test_play_now_again_goes_back_to_the_table_one_waits_at(server, pages):
     ask_name(page, server.base, "Ama")
     page.click("[data-action=profile-save]")
     table = landed(page)
-    page.wait_for_selector("[data-testid=public-start]")
+    page.wait_for_selector("[data-testid=public-start]", timeout=WAIT_MS)
     go(page, "/")
     # The lobby lists it with a way back, not a Join button; Play now again leads there too.
     back = page.locator(f"[data-action=lobby-back][data-table='{table}']")
