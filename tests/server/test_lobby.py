@@ -421,3 +421,21 @@ def test_a_player_reports_another_at_their_table_for_the_operator(room: Room) ->
     assert room.rows("SELECT table_id, by_seat, seat, by_profile, profile, name, reason FROM reports") == [
         (table, 0, 1, ama["profile"], kasun["profile"], "Kasun", "rude in the chat")
     ]
+
+
+def test_two_players_of_one_name_are_told_apart_by_their_profiles(room: Room) -> None:
+    first, second = profiles(room, "Ama", "Ama")
+    table = open_public(room, first).json()["table"]
+    assert join(room, table, second).status_code == 200
+    names = [s and s["name"] for s in lobby(room)[0]["seats"][:2]]
+    assert names == ["Ama", f"Ama #{second['profile'][:4]}"]
+
+
+def test_a_player_waits_at_one_public_table_at_a_time(room: Room) -> None:
+    ama, kasun = profiles(room, "Ama", "Kasun")
+    first = open_public(room, ama).json()["table"]
+    second = open_public(room, kasun).json()["table"]
+    refused = join(room, second, ama)  # Ama already waits at her own table
+    assert (refused.status_code, refused.json()["code"]) == (409, "already_waiting")
+    assert [t["table"] for t in lobby(room)] == [first, second]
+    assert [s and s["name"] for s in lobby(room)[1]["seats"]] == ["Kasun", None, None, None]

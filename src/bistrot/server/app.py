@@ -32,7 +32,7 @@ from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.lobby import Lobby
-from bistrot.server.lobby_api import add_lobby
+from bistrot.server.lobby_api import add_lobby, refuse_waiting_elsewhere
 from bistrot.server.match_lock import LocalMatchLock, RedisMatchLock
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
 from bistrot.server.offline import add_offline, games_json
@@ -433,6 +433,7 @@ def _add_api(
         if profile is None:
             joined = await room.join(table_id, body.invite, body.name)
         else:
+            await refuse_waiting_elsewhere(lobby, profile.id, table_id)
             joined = await room.join(table_id, body.invite, profile.name, profile.id)
         lobby.nudge()
         return joined

@@ -95,6 +95,18 @@ def already_waiting(table: str) -> ApiError:
     return ApiError(409, "already_waiting", f"this profile already waits at table {table}: play there")
 
 
+async def refuse_waiting_elsewhere(lobby: Lobby, profile: str, table: str) -> None:
+    """Before ``profile`` takes a seat at the public table ``table``: ``already_waiting`` (409)
+    if they hold a seat at another public table still waiting (one waiting seat at a time)."""
+    waiting = await _listed(lobby, None)
+    if not any(listed["table"] == table for listed in waiting):
+        return  # not a public table waiting (the join says what it is)
+    for listed in waiting:
+        seated = any(s is not None and s["profile"] == profile for s in listed["seats"])
+        if seated and listed["table"] != table:
+            raise already_waiting(listed["table"])
+
+
 async def _listed(lobby: Lobby, game: str | None) -> list[dict[str, Any]]:
     try:
         return await lobby.tables(game)

@@ -806,6 +806,10 @@ class TableCore:
         host stores them, then calls :meth:`seats_saved`."""
         seat = self.check_invite(invite, profile)
         token = new_secret()
+        if profile is not None and name is not None and any(s.record.name == name for s in self.seats):
+            # Names need not be unique: another person of this name here is told apart by the
+            # short form of the profile's public id.
+            name = f"{name} #{profile[:4]}"
         record = SeatRecord(seat, HUMAN, None, secret_hash(token), name, profile=profile)
         last = sum(s.record.kind == OPEN for s in self.seats) == 1
         return record, token, PLAYING if last else WAITING
