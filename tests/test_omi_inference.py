@@ -7,7 +7,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bistrot.cards import SUIT_BITS, SUIT_MASKS, bits
@@ -327,6 +327,8 @@ def test_known_suits_of_a_hand_are_given_and_its_other_suits_drawn(seed: int, st
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(1, 24), told=st.integers(0, 2**52 - 1))
+# Found in CI: so many cards lacked that no drawn candidate avoided them all.
+@example(seed=1, steps=1, told=42989785440)
 def test_cards_a_hand_holds_and_lacks_are_given_and_kept_from_it(seed: int, steps: int, told: int) -> None:
     # The bound bench asks what a signal showing some cards could tell: of the cards told, the
     # partner must hold exactly its real ones in every layout, the rest of its hand drawn around

@@ -238,8 +238,33 @@ class DealSampler:
         else:
             pool = [self._uniform(rng) for _ in range(k * self.pool)]
             weights = [self._weight(h, rng) for h in pool]
+            if self.lacks and not any(weights):
+                # No candidate avoided every card a seat lacks (a drawn hand rarely does when many
+                # are lacked): each is mended by same-suit exchanges instead, since a layout that
+                # gives a seat a card it lacks is impossible, whatever the other evidence says.
+                pool = [self._without_lacked(h, rng) for h in pool]
+                weights = [self._weight(h, rng) for h in pool]
             chosen = _systematic(rng, pool, weights, k)
         return [self._layout(others) for others in chosen]
+
+    def _without_lacked(self, hands: list[int], rng: random.Random) -> list[int]:
+        """``hands`` with each card a seat lacks exchanged for a card of the same suit from
+        another drawn hand that may hold it (counts and voids stay as drawn)."""
+        hands = list(hands)
+        lacked = [0] * len(hands)
+        for index, cards in self.lacks:
+            lacked[index] |= cards
+        for index, cards in self.lacks:
+            for card in list(bits(hands[index] & cards)):
+                mine = 1 << card
+                suit = SUIT_MASKS[card // SUIT_BITS]
+                swaps = [(j, other) for j in range(len(hands)) if j != index and not lacked[j] & mine
+                         for other in bits(hands[j] & suit & ~lacked[index])]
+                if swaps:
+                    j, other = rng.choice(swaps)
+                    hands[index] ^= mine | 1 << other
+                    hands[j] ^= mine | 1 << other
+        return hands
 
     def _layout(self, others: list[int]) -> list[int]:
         """Every seat's hand, from the drawn hands of :attr:`others` (in that order)."""
