@@ -59,14 +59,7 @@ def read_lobby(conn: Connection, game: str | None, wait_s: float) -> list[dict[s
     rows = list(conn.execute(query.order_by(tables.c.created_at, tables.c.id).limit(LISTED)))
     if not rows:
         return []
-    seat_rows = conn.execute(
-        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.level, seats.c.name, seats.c.profile)
-        .where(seats.c.table_id.in_([r.id for r in rows]))
-        .order_by(seats.c.table_id, seats.c.seat)
-    )
-    seated: dict[str, list[dict[str, Any] | None]] = {r.id: [] for r in rows}
-    for row in seat_rows:
-        seated[row.table_id].append(_seat(row))
+    seated = _seats_of(conn, [r.id for r in rows])
     rating: dict[str, dict[str, int]] = {}
     for name in {r.game for r in rows}:
         people = [s["profile"] for r in rows if r.game == name for s in seated[r.id] if s and s["profile"]]
@@ -90,6 +83,19 @@ def read_lobby(conn: Connection, game: str | None, wait_s: float) -> list[dict[s
     ]
 
 
+def _seats_of(conn: Connection, table_ids: list[str]) -> dict[str, list[dict[str, Any] | None]]:
+    """The seats of each of ``table_ids``, in seat order, as the lobby lists them."""
+    seated: dict[str, list[dict[str, Any] | None]] = {table_id: [] for table_id in table_ids}
+    rows = conn.execute(
+        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.level, seats.c.name, seats.c.profile)
+        .where(seats.c.table_id.in_(table_ids))
+        .order_by(seats.c.table_id, seats.c.seat)
+    )
+    for row in rows:
+        seated[row.table_id].append(_seat(row))
+    return seated
+
+
 def _seat(s: Any) -> dict[str, Any] | None:
     if s.kind == HUMAN:
         return {"seat": s.seat, "name": s.name, "profile": s.profile, "rating": None, "level": None}
@@ -110,14 +116,7 @@ def read_playing(conn: Connection, game: str | None) -> list[dict[str, Any]]:
     rows = list(conn.execute(query.order_by(tables.c.updated_at.desc(), tables.c.id).limit(LISTED)))
     if not rows:
         return []
-    seat_rows = conn.execute(
-        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.level, seats.c.name, seats.c.profile)
-        .where(seats.c.table_id.in_([r.id for r in rows]))
-        .order_by(seats.c.table_id, seats.c.seat)
-    )
-    seated: dict[str, list[dict[str, Any] | None]] = {r.id: [] for r in rows}
-    for row in seat_rows:
-        seated[row.table_id].append(_seat(row))
+    seated = _seats_of(conn, [r.id for r in rows])
     return [
         {
             "table": r.id,
