@@ -112,8 +112,9 @@ FAILOVER_LIMIT_S = 30.0
 PAUSE_AIM_S = 6.0
 #: The page's keep-alive (src/bistrot/web/static/js/transport.js, docs/protocol.md): a ping after
 #: 1 s without a message, the socket given up 2 s later, or when not open within 3 s (the
-#: harness's PagePlayer gives one up when not open within its silence), or without a state in 10 s.
-PAGE_KEEP_ALIVE = (1.0, 2.0, 10.0)
+#: harness's PagePlayer gives one up when not open within its silence), or without a state in
+#: 10 s; right after a silent socket (or a 1012), three tries at once, each given up after 1 s.
+PAGE_KEEP_ALIVE = (1.0, 2.0, 10.0, 1.0)
 #: Seconds between the end of the load and the first kill.
 SETTLE_S = 5.0
 #: The start of a log record (``2026-12-01 04:41:02,123 WARNING ...``), or of uvicorn's own.

@@ -1,4 +1,5 @@
-"""Failover as a person sees it: the page follows its table from a killed node to another.
+"""Failover as a person sees it: the page follows its table from a killed node to another, and
+from a node that hangs.
 
 Three ``bistrot serve`` nodes on a throwaway PostgreSQL and Redis, nginx in front configured by
 docs/deploy.md's own block; the page (Debian's Chromium) plays Omi against the computer through
@@ -7,11 +8,16 @@ node (it dies with it) or on another node relaying it to the owner (closed 1012)
 page reconnects by itself through nginx to a live node, shows no error and says it is back only
 once it is, shows the same hand, and the match is played to its end, the computer players now
 run by the node that took the table over.
+
+A node that hangs instead (SIGSTOP, as a long GC pause or a frozen VM does) closes nothing: the
+page's socket on it just falls silent.  The page must notice by itself (its keep-alive:
+docs/protocol.md) and be back at its table through nginx while the node is still paused.
 """
 
 from __future__ import annotations
 
 import re
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -194,5 +200,53 @@ def test_the_page_follows_its_table_when_the_owner_node_is_killed(room: Room, pa
     # the new owner answering them.
     assert play_until_over(page) >= 6
     # Stored once each, seqs contiguous, and the page has shown the last of them.
+    check_stored(room.db_url, table, {})
+    assert watched(page)["seq"] == len(stored(room.db_url, table))
+
+
+#: How long the owner stays paused: the page must be back well before it resumes (its keep-alive
+#: gives the socket up after about 3 s, the lease runs out after 1.5 s).
+PAUSE_S = 20.0
+
+
+def test_the_page_leaves_a_hung_owner_node_by_itself(room: Room, pages) -> None:
+    page = pages.new()
+    page.add_init_script(WS_WATCH)
+    page.goto(room.proxy.url + "/")
+    go(page, "/play/omi?level=easy&target=1")
+    page.wait_for_selector(".felt.omi")
+    page.wait_for_url(re.compile(r"/t/[^/?#]+$"))
+    table = page.url.rsplit("/t/", 1)[1]
+    play_one(page)
+    wait_for_turn(page)
+    hand = hand_shown(page)
+    victim = owner_node(room, table)
+    steer(page, room, hand, on_owner=True, owner=victim)
+    before = watched(page)
+
+    assert victim.proc is not None
+    victim.proc.send_signal(signal.SIGSTOP)
+    paused_at = time.monotonic()
+    try:
+        # Nothing closes the page's socket: only its own keep-alive can tell it is silent.
+        page.wait_for_function("n => window.__ws.served > n", arg=before["served"], timeout=PAUSE_S * 1000)
+        back_s = time.monotonic() - paused_at
+        back_at_the_table(page, before["served"], hand)
+        # A card acknowledged (a state past it) by the node that took the table over, the owner
+        # still paused.
+        seq = watched(page)["seq"]
+        play_one(page)
+        page.wait_for_function("n => window.__ws.seq > n", arg=seq, timeout=PAUSE_S * 1000)
+        played_s = time.monotonic() - paused_at
+        assert victim.proc.poll() is None
+        assert played_s < PAUSE_S, f"the page played again only {played_s:.1f} s after the pause"
+    finally:
+        victim.proc.send_signal(signal.SIGCONT)
+    after = watched(page)
+    print(f"served again {back_s:.1f} s after the pause, a card acknowledged after {played_s:.1f} s;"
+          f" sockets opened since: {after['opened'] - before['opened']}")
+    assert [t["kind"] for t in after["toasts"][len(before["toasts"]):]] in ([], ["toast-ok"])
+    assert owner_node(room, table) is not victim
+    assert play_until_over(page) >= 1
     check_stored(room.db_url, table, {})
     assert watched(page)["seq"] == len(stored(room.db_url, table))

@@ -15,6 +15,8 @@ import psycopg
 from server_harness import Client, ProcessServer, http, settle
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from bistrot.server.room import CLOSE_MOVED
+
 LEASE_S = 1.5
 #: The issue's aim: another node owns a dead owner's table within this.
 TAKEOVER_S = 5.0
@@ -28,6 +30,11 @@ PING_IDLE_S = 0.5
 SILENCE_S = 1.0
 #: ... or brought no state within this once open.
 STATE_S = 5.0
+#: Right after a served connection fell silent (or was closed 1012: its table moved), the next
+#: HURRY_TRIES connections are opened at once and given up when not open within this: a live
+#: node opens one within milliseconds, the hung one never.
+OPEN_HURRY_S = 0.5
+HURRY_TRIES = 3
 
 
 def node_env() -> dict[str, str]:
@@ -46,6 +53,11 @@ def start_nodes(tmp_path: Path, db_url: str, redis_url: str, count: int = 3) -> 
         ).start()
         for n in range(count)
     ]
+
+
+def moved(closed: ConnectionClosed) -> bool:
+    """The socket was closed 1012: its table moved to another node (or is about to)."""
+    return closed.rcvd is not None and closed.rcvd.code == CLOSE_MOVED
 
 
 def alive(node: ProcessServer) -> bool:
@@ -156,13 +168,15 @@ class PagePlayer:
         rng: random.Random,
         home: int | None = None,
         via: str | None = None,
-        keep_alive: tuple[float, float, float] = (PING_IDLE_S, SILENCE_S, STATE_S),
+        keep_alive: tuple[float, float, float, float] = (PING_IDLE_S, SILENCE_S, STATE_S, OPEN_HURRY_S),
     ) -> None:
         self.nodes, self.table, self.token, self.rng = nodes, table, token, rng
         self.home = home  # the node of the first connection (later ones: any live node)
         self.via = via
         #: The keep-alive's timings: ping after, given up after, a state within (see above).
-        self.ping_idle_s, self.silence_s, self.state_s = keep_alive
+        self.ping_idle_s, self.silence_s, self.state_s, self.open_hurry_s = keep_alive
+        #: Connections left to open in a hurry (see :data:`OPEN_HURRY_S`).
+        self.hurry = 0
         #: When the last message came (time.monotonic), and when the ping unanswered was sent.
         self.heard = 0.0
         self.pinged: float | None = None
@@ -201,17 +215,22 @@ class PagePlayer:
                 # The first connection gets the whole state; later ones catch up from the seq
                 # seen.  A node that does not answer within SILENCE_S is given up.
                 since = self.seq if self.state else None
-                client = Client(url, self.table, self.token, since=since, open_timeout=self.silence_s)
+                open_s = self.open_hurry_s if self.hurry > 0 else self.silence_s
+                self.hurry = max(0, self.hurry - 1)
+                client = Client(url, self.table, self.token, since=since, open_timeout=open_s)
                 self._read(client.wait_for(lambda m: m["type"] == "state", timeout=self.state_s))
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as err:
                 if client is not None:
                     close_quietly(client)
                 if time.monotonic() > deadline:
                     raise
-                time.sleep(0.1)
+                if isinstance(err, ConnectionClosed) and moved(err):
+                    self.hurry = HURRY_TRIES
+                time.sleep(0.05 + 0.15 * self.rng.random() if self.hurry > 0 else 0.1)
                 continue
             finally:
                 self.home = None
+            self.hurry = 0
             self.connections += 1
             self.client = client
             self.heard, self.pinged = time.monotonic(), None
@@ -242,13 +261,16 @@ class PagePlayer:
                     self.silences += 1
                     close_quietly(client)
                     self.client = None
+                    self.hurry = HURRY_TRIES
                     return None
                 timeout = min(timeout, left)
             message = client.recv(timeout)
         except TimeoutError:
             return None
-        except ConnectionClosed:
+        except ConnectionClosed as closed:
             self.client = None
+            if moved(closed):
+                self.hurry = HURRY_TRIES
             return None
         self.heard, self.pinged = time.monotonic(), None
         self._read(message)

@@ -16,13 +16,19 @@
 // holding the table, hangs: behind the proxy the next socket reaches a live one). So is a new
 // socket not open within OPEN_MS (the proxy may send it to the hung node again: a live node
 // opens it at once), or open without a state within STATE_MS (a live node, slow to load it).
+// Right after a silent socket was given up, the next HURRY_TRIES sockets are tried at once and
+// given up after OPEN_HURRY_MS: a live node opens one within milliseconds, and each try that the
+// proxy sends to the hung node again would otherwise cost OPEN_MS of a 6 s recovery.
 const PING_IDLE_MS = 1000;
 const SILENCE_MS = 2000;
 const OPEN_MS = 3000;
+const OPEN_HURRY_MS = 1000;
+const HURRY_TRIES = 3;
 const STATE_MS = 10000;
 const CHECK_MS = 250;
 const FOR_GOOD = [4401, 4403, 4404, 4410, 4500];
 const SEAT_MOVED = 4409;
+const TABLE_MOVED = 1012;
 
 export function webSocketTransport({ table, token = null, since = null, path = "/ws" }) {
   const messageCbs = new Set();
@@ -36,6 +42,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
   let lastHeard = Date.now();
   let pingedAt = null;
   let everOpened = false;
+  let hurry = 0;  // tries left at OPEN_HURRY_MS after a silent socket
 
   const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
 
@@ -67,15 +74,18 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     // and closes it, and until then the page is not up to date.
     let served = false;
     let opened = false;
+    const openMs = hurry > 0 ? OPEN_HURRY_MS : OPEN_MS;
+    if (hurry > 0) hurry -= 1;
     const openedAt = Date.now();
     lastHeard = openedAt;
     pingedAt = null;
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
       const now = Date.now();
-      const late = !opened ? now - openedAt > OPEN_MS : now - openedAt > STATE_MS;
+      const late = !opened ? now - openedAt > openMs : now - openedAt > STATE_MS;
       if (!served ? late : pingedAt !== null && now - pingedAt > SILENCE_MS) {
-        abandon(socket);  // silent: start over without waiting for a close it may never answer
+        // silent: start over without waiting for a close it may never answer
+        abandon(socket, served);
       } else if (served && pingedAt === null && now - lastHeard >= PING_IDLE_MS) {
         pingedAt = now;
         send({ type: "ping" });
@@ -97,6 +107,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
       if (!served && msg.type === "state") {
         served = true;
         attempt = 0;
+        hurry = 0;
         everOpened = true;
         emitStatus("open");
       }
@@ -119,23 +130,34 @@ export function webSocketTransport({ table, token = null, since = null, path = "
         emitStatus("closed", { code: event.code, reason: event.reason });
         return;
       }
+      // The table moved (1012: its node lost it, or the node it was relayed to stopped
+      // answering): another node has it or takes it within a second or two, so hurry too.
+      if (event.code === TABLE_MOVED) hurry = HURRY_TRIES;
       scheduleRetry();
     };
     socket.onerror = () => { /* onclose follows */ };
   }
 
-  function abandon(socket) {
+  // `hung`: the socket went silent once served: its node may hang, so the next tries hurry (a
+  // live node answers at once). One slow to open (a slow network, or the hung node again) is
+  // given up without starting a new hurry.
+  function abandon(socket, hung) {
     socket.onclose = socket.onmessage = socket.onerror = null;
     clearInterval(pingTimer);
     if (ws === socket) ws = null;
     try { socket.close(4000, "silent"); } catch { /* already closing */ }
+    if (hung) hurry = HURRY_TRIES;
     scheduleRetry();
   }
 
   function scheduleRetry() {
     if (closed) return;
     attempt += 1;
-    const delay = Math.min(5000, 250 * 2 ** Math.min(attempt, 5)) * (0.8 + Math.random() * 0.4);
+    // Hurrying, a short jitter only: the others' sockets on the hung node reconnect too, but a
+    // live node's answer is cheap, and the table waits for this one.
+    const delay = hurry > 0
+      ? 50 + Math.random() * 150
+      : Math.min(5000, 250 * 2 ** Math.min(attempt, 5)) * (0.8 + Math.random() * 0.4);
     emitStatus("reconnecting", { attempt, delay });
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, delay);
