@@ -242,11 +242,15 @@ def check_card(page, taken: list[str], trump: str, chooser: str, carry: int = 0,
     if carry:
         assert f"(incl. {carry} carried from 4 : 4)" in why, why
     if tokens - carry == 3:
-        assert "All 8 tricks (kapothi): 3 tokens." in why, why
+        # The headline says it all ("Kapothi! They took all 8 tricks: +3 tokens."): not twice.
+        assert "8 tricks" not in why and "3 tokens" not in why, why
     elif side == chooser_side:
-        assert "Won by whoever chose trumps: 1 token." in why, why
+        assert why.startswith("You chose trumps, and your side won: 1 token." if chooser == "You"
+                              else f"Trumps chosen by {chooser}, whose side won: 1 token."), why
     else:
-        assert "Won against whoever chose trumps: 2 tokens." in why, why
+        lost = "whose side lost: 2 tokens to the winners."
+        assert why.startswith("You chose trumps, and your side lost: 2 tokens to the winners."
+                              if chooser == "You" else f"Trumps chosen by {chooser}, {lost}"), why
     now = [before[0] + (tokens if side == 0 else 0), before[1] + (tokens if side == 1 else 0)]
     score = card.locator("[data-testid=result-score]").inner_text()
     words = [f"{name}: {n} token{'s' if n != 1 else ''} of 10"
@@ -390,6 +394,8 @@ CARDS_JS = """async () => {
   const made = hand({ hand: 1, side: 0, tokens: 3, tricks: [8, 0], announced: 0, kapothi: true });
   const sweep = hand({ hand: 1, side: 0, tokens: 1, tricks: [8, 0] });
   const match = hand({ hand: 1, side: 1, tokens: 3, tricks: [0, 8], kapothi: true });
+  const kapothi = hand({ hand: 1, chooser: 1, side: 1, tokens: 3, tricks: [0, 8], kapothi: true });
+  const lost = hand({ hand: 1, chooser: 1, trump: 'D', side: 0, tokens: 2, tricks: [5, 3] });
   const three = hand({ hand: 1, side: null, tokens: 0, tricks: [3, 3, 2], carry: 1 });
   const view = (rules, results, players = 4) => ({ players, rules: { target: 10, ...rules },
     tokens: [0, 0, 0], results });
@@ -398,6 +404,8 @@ CARDS_JS = """async () => {
     made: card(view({ kapothi: 'announced' }, [made]), made),
     sweep: card(view({ kapothi: 'announced' }, [sweep]), sweep),
     match: card(view({ kapothi: 'wins_match' }, [match]), match),
+    kapothi: card(view({}, [kapothi]), kapothi),
+    lost: card(view({}, [lost]), lost),
     three: card(view({}, [three], 3), three),
   };
 }"""
@@ -414,12 +422,19 @@ def test_the_result_card_explains_every_way_a_hand_is_scored(server, pages):
     assert "(incl. 1 carried from 4 : 4)" in failed["why"], failed
     assert failed["trump"] == "♥ hearts, chosen by P1", failed
     assert cards["made"]["head"] == "Kapothi! We took all 8 tricks: +3 tokens.", cards["made"]
-    assert cards["made"]["why"] == "Kapothi announced and all 8 tricks taken: 3 tokens.", cards["made"]
+    assert cards["made"]["why"] == "Kapothi was announced before trick 7, and made.", cards["made"]
     assert cards["made"]["trump"] == "♠ spades, chosen by you", cards["made"]
     sweep = cards["sweep"]["why"]
     assert sweep.startswith("All 8 tricks, but kapothi was not announced: an ordinary win."), sweep
-    assert "Won by whoever chose trumps: 1 token." in sweep, sweep
-    assert cards["match"]["why"] == "All 8 tricks (kapothi): the match is won at once.", cards["match"]
+    assert "You chose trumps, and your side won: 1 token." in sweep, sweep
+    match = cards["match"]
+    assert match["why"] == "Under this table's rules, kapothi wins the match at once.", match
+    # What happened, not a rule, and the headline's words not said again (issue 37, item 4).
+    assert cards["kapothi"]["head"] == "Kapothi! They took all 8 tricks: +3 tokens.", cards["kapothi"]
+    assert cards["kapothi"]["why"] == "", cards["kapothi"]
+    assert cards["lost"]["head"].startswith("Us"), cards["lost"]
+    lost = cards["lost"]
+    assert lost["why"] == "Trumps chosen by P1, whose side lost: 2 tokens to the winners.", lost
     # Three players: a tie for the most tricks is no "4 : 4".
     three = cards["three"]
     assert three["head"].startswith("A tie for the most tricks. Nobody scores; 1 token carried"), three

@@ -235,15 +235,20 @@ export function describeResult(view, result, ctx) {
 
 /** Why a finished hand gave the tokens it gave (the rule that applied, tokens carried in), or
  * the tokens a tie left waiting. */
-function whyTokens(view, result) {
+function whyTokens(view, result, ctx) {
   if (result.side === null || result.side === undefined) return [plural("omi.tokens_waiting", result.carry)];
   const lines = [];
+  // What the headline has not said already ("Kapothi! They took all 8 tricks: +3 tokens" needs
+  // no "All 8 tricks: 3 tokens" under it): the announcement, a match won at once, and who chose
+  // trumps (the headline names the winners, this line why they got 1 or 2 tokens).
   if (kapothiFailed(result)) lines.push(t("omi.why_kapothi_failed"));
   else if (result.kapothi && result.announced !== null && result.announced !== undefined) lines.push(t("omi.why_kapothi_made"));
-  else if (result.kapothi) lines.push(t(view.rules.kapothi === "wins_match" ? "omi.why_kapothi_match" : "omi.why_kapothi"));
-  else {
+  else if (result.kapothi) {
+    if (view.rules.kapothi === "wins_match") lines.push(t("omi.why_kapothi_match"));
+  } else {
     if (result.tricks[result.side] === HAND_TRICKS) lines.push(t("omi.why_sweep_unannounced"));
-    lines.push(t(result.side === sideOf(view, result.chooser) ? "omi.why_chooser" : "omi.why_defender"));
+    const won = result.side === sideOf(view, result.chooser) ? "omi.why_chooser" : "omi.why_defender";
+    lines.push(isYou(ctx, result.chooser) ? t(`${won}_you`) : t(won, { name: ctx.name(result.chooser) }));
   }
   const i = (view.results || []).findIndex((r) => r.hand === result.hand);
   const carried = i < 0 ? 0 : carriedIn(view.results, i);
@@ -268,7 +273,7 @@ function handResult(view, result, ctx) {
         class: s === result.side && "won", dataset: { side: s } },
       t("omi.side_value", { side: sideName(view, s, ctx), value: plural("omi.tricks_n", result.tricks[s]) }))))),
       h("dt", {}, t("omi.tokens")),
-      h("dd", { dataset: { testid: "result-why" } }, whyTokens(view, result).map((line) => h("span", { class: "why-line" }, line, " "))),
+      h("dd", { dataset: { testid: "result-why" } }, whyTokens(view, result, ctx).map((line) => h("span", { class: "why-line" }, line, " "))),
       h("dt", {}, t("omi.score")),
       h("dd", { dataset: { testid: "result-score" } }, sides.map((s, i) => [i ? " · " : "", t("omi.side_value",
         { side: sideName(view, s, ctx), value: plural("omi.tokens_of", view.tokens[s], { target: view.rules.target }) })]))),
@@ -431,7 +436,7 @@ function over(view, ctx) {
     h("p", { class: "final-score" }, (view.players === 4 ? [0, 1] : [0, 1, 2])
       .map((s) => `${sideName(view, s, ctx)} ${view.tokens[s]}`).join(" · ")),
     last && h("p", { class: "last-hand", dataset: { testid: "last-hand" } }, h("strong", {}, t("omi.hand_over", { n: last.hand })), " ",
-      describeResult(view, last, ctx), " ", whyTokens(view, last).join(" ")),
+      describeResult(view, last, ctx), " ", whyTokens(view, last, ctx).join(" ")),
     view.results?.length ? resultsTable(view, ctx) : null);
   return { title, detail };
 }
