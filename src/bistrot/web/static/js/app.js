@@ -7,6 +7,7 @@ import { rulesPage } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
 import { boardPage } from "./board.js";
+import { dailyPage, utcDay } from "./daily.js";
 import { profilePage, myProfilePage, claimPage, profileLink, refreshProfileLink } from "./profilepage.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
@@ -185,6 +186,10 @@ function route() {
     rulesPage(root, parts[1], nav, topbar);
     screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
   } else if (parts[0] === "ratings" && gameInfo(parts[1])) screen = boardPage(root, parts[1], nav, topbar);
+  else if (parts[0] === "daily" && gameInfo(parts[1]) && !parts[2]) nav(`/daily/${parts[1]}/${utcDay()}`, { replace: true });
+  else if (parts[0] === "daily" && gameInfo(parts[1]) && /^\d{4}-\d{2}-\d{2}$/.test(parts[2]) && !Number.isNaN(Date.parse(parts[2]))) {
+    screen = dailyPage(root, parts[1], parts[2], nav, topbar);
+  }
   else if (parts[0] === "t" && parts[1]) {
     document.title = `${t("table.title")} · bistrot`;
     screen = tablePage(parts[1]);

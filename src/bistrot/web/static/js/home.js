@@ -12,6 +12,7 @@ import {
 } from "./catalog.js";
 import { rendererFor } from "./games/index.js";
 import { playNowSection } from "./playnow.js";
+import { dailySection } from "./daily.js";
 // Offline play (docs/offline.md): tables on this device when the server cannot be reached.
 import {
   isOffline, markUnreachable, onOfflineChange, createLocalTable, install, savedGames, forgetGame, isLocalTable,
@@ -203,6 +204,7 @@ export function homePage(root, nav, topbar) {
   // Play now and the live lobby lead the page (js/playnow.js): kept across redraws, so that the
   // lobby is followed once for as long as the page is shown.
   const lobby = playNowSection(nav);
+  const daily = dailySection(nav);
 
   const savedBox = h("section", { class: "saved-games", dataset: { testid: "saved-games" }, hidden: true });
   async function fillSaved() {
@@ -272,6 +274,7 @@ export function homePage(root, nav, topbar) {
         h("p", { class: "lead" }, t("home.lead")),
         offlineLine()),
       lobby.node,
+      daily.node,
       savedBox,
       historyBox,
       h("h2", { class: "home-own" }, t("home.own_table")),
@@ -295,11 +298,12 @@ export function homePage(root, nav, topbar) {
       h("button", { type: "submit", form: "home-form", class: "btn primary big", dataset: { action: "create" } },
         form.mode === "friends" ? t("home.open_table") : t("home.play"))));
     lobby.draw();
+    daily.draw();
     scroller.scrollTop = scrolled;
   }
   draw();
   fillSaved();
   fillHistory();
   const stop = onOfflineChange(draw);
-  return { rerender: () => { draw(); fillHistory(); }, destroy: () => { stop(); lobby.destroy(); } };
+  return { rerender: () => { draw(); fillHistory(); }, destroy: () => { stop(); lobby.destroy(); daily.destroy(); } };
 }

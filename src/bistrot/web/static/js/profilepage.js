@@ -200,6 +200,13 @@ function ownSection(P) {
 }
 
 /** `/profile/<id>`: anyone's profile; one's own with what its owner can do. */
+/** The daily deal's streaks (days in a row with a daily game finished, by game), if any. */
+function streaks(byGame, order) {
+  const games = Object.entries(byGame || {}).filter(([, n]) => n > 0).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
+  return games.length ? h("p", { class: "profile-streak", dataset: { testid: "daily-streak" } }, t("daily.streak"), " ",
+    games.map(([game, n], i) => [i ? " · " : "", plural("daily.streak_n", n, { game: t(labelOf(game)) })])) : null;
+}
+
 export function profilePage(root, id, nav, topbar) {
   const P = { data: null, error: null, state: {}, gone: false };
   P.draw = () => {
@@ -224,6 +231,7 @@ export function profilePage(root, id, nav, topbar) {
         mine ? [" ", h("strong", {}, t("profile.mine"))] : null),
       games.length ? games.map((g) => gameRating(nav, g, data.ratings[g], data.recent))
         : h("p", { class: "profile-none" }, t("profile.no_ratings")),
+      streaks(data.daily_streak, order),
       mine ? ownSection(P) : null);
   };
   P.draw();

@@ -27,6 +27,9 @@ import { plain } from "./plain.js";
  *   turn, win and lose sounds itself
  * @property {(view: object, seat: number) => boolean} won  whether `seat` won the finished game
  * @property {(msg: object, ctx: object) => string} describe  the action log's line for a state message
+ * @property {(view: object, seat: number) => string} share
+ *   a finished game as `seat` played it, in emoji and numbers for a daily deal's share text (no
+ *   card: who took each hand, a place, counts)
  * @property {(view: object, ctx: object) => {title: string, detail: Node|null}} over
  *   the end-of-game dialog's title and what it shows (ranking, final score, hands)
  * @property {(view: object, summary: object, ctx: object) => {title: string, detail: Node}} summary

@@ -489,6 +489,21 @@ const omiChallenge = {
   },
 };
 
+/** A finished match in emoji, for a daily deal's share text: a square per hand as `seat`'s side
+ * saw it (won, lost, 4 : 4; a star for a kapothi won, a burst for one lost) and the tokens, own
+ * side first. Never a card: only who took each hand. */
+function share(view, seat) {
+  const mine = sideOf(view, seat);
+  const squares = (view.results || []).map((r) => {
+    if (r.side === null || r.side === undefined) return "🟨";
+    if (r.kapothi) return r.side === mine ? "⭐" : "💥";
+    return r.side === mine ? "🟩" : "🟥";
+  }).join("");
+  const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
+  const tokens = [mine, ...sides.filter((s) => s !== mine)].map((s) => view.tokens?.[s] ?? 0).join(":");
+  return `${squares} ${tokens}`;
+}
+
 /** The Omi renderer. */
 export const omi = {
   name: "omi",
@@ -500,6 +515,7 @@ export const omi = {
   describe,
   over,
   challenge: omiChallenge,
+  share,
   summary: handResult,
   panels: [
     { id: "last", action: "last-trick", title: "omi.last_trick", key: "l", render: lastTrickPanel },

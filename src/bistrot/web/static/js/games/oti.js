@@ -374,6 +374,14 @@ const otiChallenge = {
   },
 };
 
+/** A finished game in emoji, for a daily deal's share text: `seat`'s place (a medal, or its
+ * number) among the players and the cards it had left. Never a card, only counts. */
+function share(view, seat) {
+  const row = ranking(view).find((r) => r.seat === seat);
+  const place = ["🥇", "🥈", "🥉"][row.place - 1] || `#${row.place}`;
+  return `${place} ${row.left}🂠 /${view.players}`;
+}
+
 /** The Oti renderer. */
 export const oti = {
   name: "oti",
@@ -389,6 +397,7 @@ export const oti = {
   },
   over,
   challenge: otiChallenge,
+  share,
   summary: () => [],
   panels: [],
   helpKeys: ["help.keys_cards", "help.keys_number", "help.keys_oti", "help.keys_sound"],

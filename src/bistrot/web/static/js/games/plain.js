@@ -28,6 +28,7 @@ export const plain = {
   won: (view, seat) => view.winner === seat,
   describe: (msg, ctx) => (msg.last ? `${ctx.name(msg.last.seat)}: ${msg.last.action}` : ""),
   over: (view, ctx) => ({ title: t("over.player_won", { name: ctx.name(view.winner) }), detail: null }),
+  share: (view, seat) => (view.winner === seat ? "🏆" : "·"),
   summary: () => [],
   panels: [],
   helpKeys: ["help.keys_sound"],

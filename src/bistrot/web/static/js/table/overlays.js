@@ -14,6 +14,7 @@ import { lobbySeats, isCreator } from "./lobby.js";
 import { hintsUsed, hintsOffered } from "./hints.js";
 import { get } from "../api.js";
 import { countdown } from "../countdown.js";
+import { dailyOver } from "../daily.js";
 
 /** A modal dialog; a click beside it or on × calls onClose (none: it cannot be closed). */
 export function dialog(title, body, onClose, extraClass) {
@@ -93,18 +94,22 @@ export function overScreen(T, view, ctx) {
   const { S, held, tableId, nav } = T;
   const { title, detail } = rendererFor(view.game).over(view, ctx);
   const seated = held.seats?.length > 0;
+  // A daily deal is one attempt, compared with everyone's: its share text and the day's results
+  // instead of a rematch or a challenge on cards that others are still to play today.
+  const daily = seated && held.daily ? held.daily : null;
   const body = h("div", { class: "over" },
     detail,
+    daily && dailyOver(T, view, held.seats[0].seat),
     hintsUsed(view, ctx),
     view.deal_code && h("p", { class: "deal-code" }, t("over.deal_code"), " ", h("code", {}, view.deal_code)),
     h("div", { class: "over-actions" },
-      seated && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },
+      seated && !daily && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },
         view.table?.rematch ? t("over.join_rematch") : t("over.rematch")),
       !seated && view.table?.rematch && held.watch && h("button", { type: "button", class: "btn primary", onclick: () => rematch(T) },
         t("over.watch_rematch")),
       // Once asked for, the challenge's results take the place of its button: in the actions,
       // which stay in the dialog's window (style.css), not below its share box.
-      seated && !held.local && (S.challenge
+      seated && !held.local && !daily && (S.challenge
         ? h("a", { class: "btn see-challenge", href: `/challenge/${S.challenge.id}`,
           onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } }, t("over.see_challenge"))
         : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
