@@ -88,7 +88,8 @@ CHALLENGER_MAX_AGE_S = 10 * 365 * 86400
 PROFILE_PREFIX = "bistrot:profile-quota:"
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
-    "/replay/{key}", "/ratings/{game}", "/profile/claim", "/profile", "/profile/{key}",
+    "/replay/{key}", "/ratings/{game}", "/profile/claim", "/profile", "/profile/{key}", "/daily/{game}",
+    "/daily/{game}/{date}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422, 500)
