@@ -1,10 +1,12 @@
 // HTTP calls to the server. Errors come back as ApiError with the server's own message.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `body`: the refusal's whole JSON body, for the fields some refusals add (a table's id). */
+  constructor(status, code, message, body = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -39,7 +41,7 @@ export async function api(method, path, body, headers = {}) {
   try { data = text ? JSON.parse(text) : null; } catch { data = { message: text }; }
   if (!response.ok) {
     const { code, message } = explain(data, response.status);
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, data);
   }
   return data;
 }

@@ -9,7 +9,7 @@ import { h, clear, patch, toast } from "./dom.js";
 import { t, plural, refusal } from "./i18n.js";
 import { get, post } from "./api.js";
 import { allGames, labelOf, modesOf } from "./catalog.js";
-import { heldTables, saveTable } from "./store.js";
+import { heldTables, loadTable, saveTable } from "./store.js";
 import { isOffline } from "./offline.js";
 import { shareUrl } from "./sharing.js";
 import { rendererFor } from "./games/index.js";
@@ -96,6 +96,13 @@ async function playToday(game, nav) {
       nav(resultsPath(game, utcDay()));
       return;
     }
+    // Today's game is on: back to it, when this browser holds its seat (another device's game
+    // is that device's to finish: its seat token was given there only).
+    const table = error.code === "daily_unfinished" ? error.body?.table : null;
+    if (table && loadTable(table)?.seats?.length) {
+      nav(`/t/${table}`);
+      return;
+    }
     throw error;
   }
   const date = answer.date || utcDay();
@@ -143,13 +150,13 @@ export function dailySection(nav) {
       h("h3", {}, title),
       h("p", { class: "hint" }, plural("daily.about", day.hands, { level: t(`level.${day.level}`) })),
       h("div", { class: "daily-actions" },
-        day.played
+        day.finished
           ? h("a", { href: resultsPath(game, day.date), class: "btn primary", dataset: { action: "daily-results", game },
             onclick: (e) => { e.preventDefault(); nav(resultsPath(game, day.date)); } },
           t("daily.results"), h("span", { class: "sr-only" }, `: ${title}`))
           : h("button", { type: "button", class: "btn primary", disabled: busy !== null, "aria-busy": busy === game ? "true" : null,
             dataset: { action: "daily-play", game }, onclick: () => start(game) },
-          t("daily.play"), h("span", { class: "sr-only" }, `: ${title}`)),
+          t(day.played ? "daily.continue" : "daily.play"), h("span", { class: "sr-only" }, `: ${title}`)),
         link(resultsPath(game, utcDay(-1, new Date(`${day.date}T12:00:00Z`))), t("daily.yesterday"), "daily-yesterday")));
   }
 
@@ -197,7 +204,7 @@ export function dailyPage(root, game, date, nav, topbar) {
       h("tbody", {}, answer.results.map((r) => h("tr", { class: me && r.profile === me.profile ? "mine" : null,
         dataset: { profile: r.profile } },
       h("td", {}, String(r.rank)),
-      h("th", { scope: "row", class: "board-name" }, link(`/profile/${encodeURIComponent(r.profile)}`, r.name, "daily-profile")),
+      h("th", { scope: "row", class: "board-name" }, link(`/profile/${encodeURIComponent(r.profile)}`, r.name || "–", "daily-profile")),
       h("td", {}, r.score === null || r.score === undefined ? "–" : String(r.score)),
       h("td", {}, r.accuracy === null || r.accuracy === undefined ? "–" : `${Math.round(r.accuracy)} %`))))));
   }
