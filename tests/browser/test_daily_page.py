@@ -59,7 +59,8 @@ def test_a_player_plays_todays_deal_and_shares_the_result_without_a_card(server,
     assert lines[2].endswith(f"/daily/omi/{date}"), text
     assert not CARD.search(text), f"a card in the share text: {text}"
     # A daily deal is one attempt: no rematch, no challenge link to its cards.
-    assert page.locator(".over-overlay [data-action=rematch], .over-overlay [data-action=challenge]").count() == 0
+    again = ".over-overlay :is([data-action=rematch], [data-action=challenge])"
+    assert page.locator(again).count() == 0
     shot(page, "daily-over-1280x800")
 
     page.click(".over-overlay [data-action=daily-results]")
