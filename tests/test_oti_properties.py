@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 
 from bistrot.cards import CARD_NAMES
 from bistrot.oti import IllegalAction, OtiGame, OtiRules
+from bistrot.oti.game import MAX_PICKUPS
 from bistrot.oti.values import FULL_DECK
 
 CARD_PATTERN = re.compile(r"\b[2-9TJQKA][SHDC]\b")
-MAX_ACTIONS = 20_000
+#: Every game ends by then: at most MAX_PICKUPS pickups, and between two of them at most every
+#: card is played (or turned) once, with the swap before play (docs/oti.md, rule 15).
+MAX_ACTIONS = (MAX_PICKUPS + 1) * 60
 
 rules_strategy = st.builds(
     OtiRules,
@@ -117,6 +120,20 @@ def test_no_view_leaks_a_hidden_card_and_every_game_ends(rules, seed, policy):
     # every card is somewhere, exactly once
     total = sum(game.cards_left(s) for s in range(rules.players))
     assert total + len(game.pile) + game.burnt.bit_count() + game.draw_left == 52
+
+
+def test_a_game_that_varies_its_loops_stops_at_its_500th_pickup():
+    # Random play on deal 215 (two players) picks up 500 times without a position coming back a
+    # third time; it used to go on past 20,000 actions on a deal CI's random search found.
+    rng = random.Random(215)
+    rules = OtiRules(players=rng.choice([2, 3, 4]))
+    game = OtiGame.new(rules, seed=215)
+    play_random(game, rng, check=False)
+    assert game.pickups == MAX_PICKUPS and max(game.seen.values()) < 3
+    assert game.end_reason == "repetition" and game.history[-1]["action"] == "stop"
+    assert game.winner == min(range(rules.players), key=lambda s: (game.cards_left(s), s))
+    back = OtiGame.from_record(game.record())
+    assert back == game and back.is_over
 
 
 @pytest.mark.slow
