@@ -15,12 +15,11 @@ from pydantic import BaseModel, Field
 
 from bistrot.server.daily import DailyDeals
 from bistrot.server.players import Profiles
-from bistrot.server.profile_api import ProfileKey, key_of, optional_profile
+from bistrot.server.profile_api import RETRY_AFTER, ProfileKey, key_of, optional_profile
 from bistrot.server.protocol import ErrorBody, GameName
 from bistrot.server.quota import TableQuota, take_table
 
 _ERROR = {"model": ErrorBody}
-RETRY_AFTER = {"Retry-After": {"description": "whole seconds to wait", "schema": {"type": "integer"}}}
 
 #: A day in a URL: ``YYYY-MM-DD`` (checked as a date by the route, refused ``bad_date``).
 Day = Annotated[str, Path(max_length=40, description="a UTC day, YYYY-MM-DD: today or before")]
