@@ -115,6 +115,10 @@ async def crowd(url: str, db: Path, args: argparse.Namespace, rng: random.Random
             *(client.post(url + "/api/profiles", json={"name": f"P{i}"}) for i in range(args.players))
         )
         keys = [m.json()["key"] for m in made]
+    # A connection each, as players' browsers would: one idle in a pool for the spread would be
+    # closed by the server's keep-alive timeout just as it is used again.
+    fresh = httpx.Limits(max_connections=args.players + 10, max_keepalive_connections=0)
+    async with httpx.AsyncClient(timeout=300, limits=fresh) as client:
         began = time.perf_counter()
         starts = [rng.uniform(0, args.spread) for _ in keys]
         done = await asyncio.gather(

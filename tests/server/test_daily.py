@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 from secrecy import cards_in
-from server_harness import AllRecords, Client, ThreadServer, http, make_settings, oti_policy, play_out
+from server_harness import (
+    AllRecords,
+    Client,
+    ThreadServer,
+    bearer,
+    http,
+    make_settings,
+    oti_policy,
+    play_out,
+)
 from store_rooms import Room, make
 
 from bistrot.omi import OmiGame, OmiRules
@@ -78,6 +87,8 @@ def test_two_profiles_play_the_same_deal_and_are_ranked_a_third_sees_only_the_co
         }  # fmt: skip
         first, second = start(room.url, ama), start(room.url, kasun)
         assert first["table"] != second["table"] and first["seat"] == second["seat"] == 0
+        day = utc_day(time.time())
+        assert room.rows(f"SELECT daily FROM tables WHERE id = '{first['table']}'") == [(day,)]
         one, view_one = first_view(room.url, first)
         two, view_two = first_view(room.url, second)
         # The same seat's first view: the same four cards, the same trump to choose.
@@ -97,7 +108,7 @@ def test_two_profiles_play_the_same_deal_and_are_ranked_a_third_sees_only_the_co
             play_out(one)
             play_out(two)
             finals = [one.view, two.view]
-        assert all(v["is_over"] and len(v["results"]) == 4 for v in finals)
+        assert all(v["is_over"] and len(v["results"]) == 4 and "deal_code" not in v for v in finals)
         scores = [v["tokens"][0] - v["tokens"][1] for v in finals]
 
         shown = board(room.url, ama)
@@ -152,8 +163,16 @@ def test_an_oti_daily_game_scores_the_cards_left_and_is_analysed(tmp_path: Any) 
             time.sleep(0.5)
         assert line["score"] == -mine and line["rank"] == 1
         assert isinstance(line["accuracy"], float) and 0 <= line["accuracy"] <= 100
-        analysis = client.get(f"/api/tables/{started['table']}/analysis").json()
+        # The record, replay and analysis of a daily game go to its player only (its token).
+        path = f"/api/tables/{started['table']}"
+        for what in ("analysis", "record", "replay"):
+            assert client.get(f"{path}/{what}").json()["code"] == "challenge_deal"
+        analysis = client.get(f"{path}/analysis", headers=bearer(started["token"])).json()
         assert analysis["result"]["players"]["0"]["accuracy"] == line["accuracy"]
+        # Nor is the deal shown to its player, or made a challenge: others play it today.
+        assert "deal_code" not in left
+        refused = client.post(f"{path}/challenge", json={"token": started["token"]})
+        assert (refused.status_code, refused.json()["code"]) == (409, "daily_deal")
 
 
 def test_the_deal_differs_with_another_secret_or_another_day() -> None:
@@ -224,3 +243,13 @@ def test_no_answer_of_the_daily_api_is_json_with_a_card(server: ThreadServer) ->
             started = client.post(f"/api/daily/{game}", headers=key(ama)).json()
             no_cards(started)
             no_cards(json.loads(client.post(f"/api/daily/{game}", headers=key(ama)).text))
+
+
+def test_no_hint_at_a_daily_table(server: ThreadServer) -> None:
+    with http(server.url) as client:
+        started = start(server.url, make(client))
+    with Client(server.url, started["table"], started["token"]) as player:
+        player.wait_for(lambda m: m["type"] == "state")
+        player.send({"type": "hint", "id": "h1"})
+        answer = player.wait_for(lambda m: m["type"] == "reject")
+    assert answer["code"] == "hints_off"

@@ -48,7 +48,9 @@ from bistrot.server.analysis_jobs import DONE, FAILED, AnalysisJobs
 from bistrot.server.players import Profile, Profiles
 from bistrot.server.protocol import ApiError
 from bistrot.server.room import Room
+from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.errors import TableError
+from bistrot.tablecore.plan import OVER
 
 log = logging.getLogger("bistrot.server.daily")
 
@@ -180,7 +182,7 @@ class DailyDeals:
             "game": game, "mode": "computer", "rules": daily_rules(game), "seat": DAILY_SEAT,
             "name": profile.name, "level": DAILY_LEVEL,
         }  # fmt: skip
-        opened = await self.room.create(request, seed=seed, profile=profile.id)
+        opened = await self.room.create(request, seed=seed, profile=profile.id, daily=day)
         seat = opened["seats"][0]
         attempt = daily_store.Attempt(day, game, profile.id, opened["table"], seat["seat"], now)
         kept = await self.profiles.write(lambda conn: daily_store.add_attempt(conn, attempt))
@@ -249,6 +251,12 @@ class DailyAnalyses:
             except (TableError, OSError) as err:  # the store is down: the next sweep tries again
                 log.warning("daily analyses: %s", err)
 
+    async def _finished(self, table_id: str) -> TableCore:
+        stored = await history.stored_table(self.deals.room.storage, table_id)
+        if stored is None or stored.table.status != OVER:
+            raise ApiError(404, "unknown_table", "no finished table")
+        return await asyncio.to_thread(history.rebuild, stored)
+
     async def sweep(self) -> int:
         """One look for finished daily games to analyse: how many were queued or recorded."""
         profiles = self.deals.profiles
@@ -268,7 +276,8 @@ class DailyAnalyses:
                 moved += 1
             elif state["status"] == "none" and room > 0:
                 try:
-                    core = await history.finished_game(self.deals.room.storage, table_id, None)
+                    # Read as the room: a daily table's record goes to its player only.
+                    core = await self._finished(table_id)
                 except TableError as err:
                     log.warning("daily analyses: table %s: %s", table_id[:6], err.code)
                     await profiles.write(functools.partial(daily_store.set_accuracy, table_id=table_id,

@@ -85,6 +85,8 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("updated_at", Float, nullable=False),
         # Added by migration 0006: listed in the lobby while waiting (0 or 1, as SQLite keeps it).
         Column("public", Integer, nullable=False, server_default="0"),
+        # Added by migration 0011: the day whose daily deal the table plays (server/daily.py).
+        Column("daily", String),
         *owner,
         Index("tables_status", "status"),
         Index("tables_challenge", "challenge"),
@@ -328,6 +330,7 @@ def table_row(t: TableRecord) -> dict[str, Any]:
         "challenge": t.challenge,
         "result": t.result,
         "public": int(t.public),
+        "daily": t.daily,
         "created_at": t.created_at,
         "updated_at": t.created_at,
     }
@@ -354,6 +357,7 @@ def table_record(r: Any) -> TableRecord:
         challenge=r["challenge"],
         result=r["result"],
         public=bool(r["public"]),
+        daily=r["daily"],
     )
 
 

@@ -1,4 +1,5 @@
-"""The daily deal: the secret its deals come from, and each profile's counted game of a day.
+"""The daily deal: the secret its deals come from, each profile's counted game of a day, and the
+tag of a table that plays a day's deal.
 
 Revision ID: 0011
 Revises: 0010
@@ -16,6 +17,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.add_column("tables", sa.Column("daily", sa.String()))
     op.create_table(
         "server_secrets",
         sa.Column("name", sa.String(), primary_key=True),
@@ -46,3 +48,4 @@ def downgrade() -> None:
     op.drop_index("daily_games_table", "daily_games")
     op.drop_table("daily_games")
     op.drop_table("server_secrets")
+    op.drop_column("tables", "daily")
