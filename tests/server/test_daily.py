@@ -11,6 +11,8 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from secrecy import cards_in
 from server_harness import (
     AllRecords,
@@ -22,11 +24,14 @@ from server_harness import (
     oti_policy,
     play_out,
 )
+from sqlalchemy import create_engine
 from store_rooms import Room, make
 
 from bistrot.omi import OmiGame, OmiRules
+from bistrot.server import daily_store
 from bistrot.server.daily import daily_rules, daily_seed, utc_day
 from bistrot.server.players import HEADER
+from bistrot.server.schema import metadata
 
 pytest_plugins = ["tests.postgres_server"]
 
@@ -144,6 +149,7 @@ def test_two_profiles_play_the_same_deal_and_are_ranked_a_third_sees_only_the_co
         assert secret not in text
 
 
+@pytest.mark.server
 def test_an_oti_daily_game_scores_the_cards_left_and_is_analysed(tmp_path: Any) -> None:
     settings = make_settings(tmp_path, daily_sweep_s=0.2)
     with ThreadServer(settings) as server, http(server.url) as client:
@@ -188,6 +194,7 @@ def test_the_deal_differs_with_another_secret_or_another_day() -> None:
     assert daily_seed("secret-a", "2026-12-06", "omi") != daily_seed("secret-a", "2026-12-06", "oti")
 
 
+@pytest.mark.server
 def test_one_secret_for_the_room_kept_across_restarts(tmp_path: Any) -> None:
     settings = make_settings(tmp_path)
     views = []
@@ -253,3 +260,36 @@ def test_no_hint_at_a_daily_table(server: ThreadServer) -> None:
         player.send({"type": "hint", "id": "h1"})
         answer = player.wait_for(lambda m: m["type"] == "reject")
     assert answer["code"] == "hints_off"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-12, 12), min_size=1, max_size=30), st.integers(1, 10))
+def test_the_board_ranks_by_score_ties_sharing_a_rank_and_is_bounded(scores: list[int], limit: int) -> None:
+    engine = create_engine("sqlite://")
+    metadata.create_all(engine)
+    with engine.begin() as conn:
+        for n, score in enumerate(scores):
+            attempt = daily_store.Attempt("2026-12-06", "omi", f"p{n:02}", f"t{n}", 0, float(n))
+            daily_store.add_attempt(conn, attempt)
+            daily_store.finish(conn, f"t{n}", 0, score, at=100.0 + n)
+        daily_store.add_attempt(conn, daily_store.Attempt("2026-12-06", "omi", "playing", "tx", 0, 0.0))
+        count, rows = daily_store.board(conn, "2026-12-06", "omi", limit)
+        assert count == len(scores)  # the game still on is not counted
+        assert [r["score"] for r in rows] == sorted(scores, reverse=True)[:limit]
+        for row in rows:
+            assert row["rank"] == 1 + sum(s > row["score"] for s in scores)
+            mine = daily_store.find_attempt(conn, "2026-12-06", "omi", row["profile"])
+            assert mine is not None and daily_store.rank_of(conn, mine) == row["rank"]
+
+
+def test_a_streak_counts_finished_days_ending_today_or_yesterday() -> None:
+    engine = create_engine("sqlite://")
+    metadata.create_all(engine)
+    with engine.begin() as conn:
+        for n, day in enumerate(["2026-12-01", "2026-12-03", "2026-12-04", "2026-12-05"]):
+            daily_store.add_attempt(conn, daily_store.Attempt(day, "omi", "p", f"t{n}", 0, 0.0))
+            daily_store.finish(conn, f"t{n}", 0, 1, at=1.0)
+        # Started today, not finished: the streak still ends yesterday.
+        daily_store.add_attempt(conn, daily_store.Attempt("2026-12-06", "omi", "p", "t9", 0, 0.0))
+        assert daily_store.streaks(conn, "p", ["omi", "oti"], "2026-12-06") == {"omi": 3, "oti": 0}
+        assert daily_store.streaks(conn, "p", ["omi"], "2026-12-07") == {"omi": 0}
