@@ -279,6 +279,9 @@ class DailyAnalyses:
                     # Read as the room: a daily table's record goes to its player only.
                     core = await self._finished(table_id)
                 except TableError as err:
+                    if err.code not in ("unknown_table", "broken_table"):
+                        raise  # the store: the next sweep tries again
+                    # A game that cannot be rebuilt is never analysed: no accuracy, for good.
                     log.warning("daily analyses: table %s: %s", table_id[:6], err.code)
                     await profiles.write(functools.partial(daily_store.set_accuracy, table_id=table_id,
                                                            accuracy=None))  # fmt: skip
