@@ -97,3 +97,40 @@ def test_same_seed_same_deals_different_seeds_different_deals():
     a, b = OmiGame.new(OmiRules(), seed=123), OmiGame.new(OmiRules(), seed=123)
     assert a.hands == b.hands and a.dealt == b.dealt
     assert len({tuple(OmiGame.new(OmiRules(), seed=s).hands) for s in range(50)}) == 50
+
+
+fixed_length = st.builds(
+    OmiRules,
+    hands=st.integers(1, 6),
+    target=st.integers(1, 4),  # not read by a fixed-length match: a low target would end it early
+    deal_rotation=st.sampled_from(["with_play", "against_play"]),
+    kapothi=st.sampled_from(["three_tokens", "wins_match", "announced"]),
+    redeal_few_trumps=st.booleans(),  # redeals are not hands: the count must skip them
+    players=st.just(4),
+) | st.builds(OmiRules, hands=st.integers(1, 6), target=st.integers(1, 4), players=st.just(3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(fixed_length, st.integers(0, 2**40), st.integers(0, 2**32))
+def test_a_fixed_length_match_ends_after_exactly_its_hands_and_most_tokens_win(rules, seed, policy):
+    game = OmiGame.new(rules, seed=seed)
+    rng = random.Random(policy)
+    while not game.is_over:
+        assert len(game.results) < rules.hands
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(game.results) == rules.hands
+    most = max(game.tokens)
+    if game.tokens.count(most) == 1:
+        assert game.winner == game.tokens.index(most)
+    else:
+        assert game.winner is None and game.record().count('[Result "draw"]') == 1
+    again = OmiGame.from_record(game.record())
+    assert again == game and again.winner == game.winner
+
+
+def test_a_fixed_length_match_of_four_has_every_seat_choose_trump_once():
+    game = OmiGame.new(OmiRules(hands=4), seed=2026)
+    rng = random.Random(1)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert sorted(r["chooser"] for r in game.results) == [0, 1, 2, 3]

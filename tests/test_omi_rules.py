@@ -9,7 +9,7 @@ def test_defaults_are_the_standard_game():
     rules = OmiRules()
     assert rules.to_dict() == {
         "target": 10, "direction": "counterclockwise", "deal_rotation": "with_play",
-        "kapothi": "three_tokens", "redeal_few_trumps": False, "players": 4,
+        "kapothi": "three_tokens", "redeal_few_trumps": False, "hands": 0, "players": 4,
     }
     assert rules.deck_size == 32 and rules.sides == 2 and list(rules.ranks) == list(range(7, 15))
 

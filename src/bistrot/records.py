@@ -18,6 +18,7 @@ docs/records.md.
 [DealRotation "with_play"]
 [Kapothi "three_tokens"]
 [RedealFewTrumps "off"]
+[Hands "0"]
 [Seed "0000-0000-007K"]
 [Dealer "3"]
 <BLANKLINE>

@@ -108,6 +108,9 @@ def random_match(
         carry = score.carry
         if score.side is not None:
             tokens[score.side] += score.tokens
-            if score.wins_match or tokens[score.side] >= rules.target:
+        if rules.hands:  # a fixed-length match (OmiGame's rule)
+            if played == rules.hands:
                 return MatchOutcome(tokens, played)
+        elif score.side is not None and (score.wins_match or tokens[score.side] >= rules.target):
+            return MatchOutcome(tokens, played)
         dealer = (dealer + rules.deal_step) % n

@@ -232,7 +232,8 @@ class OmiGame(GameBase[OmiRules], rules=OmiRules):
 
     @property
     def is_over(self) -> bool:
-        """Whether a side has reached the target."""
+        """Whether the match is over: a side reached the target, or (``rules.hands``) the last
+        hand is played; ``winner`` is then None for a drawn fixed-length match."""
         return self.phase == OVER
 
     @property
@@ -389,15 +390,25 @@ class OmiGame(GameBase[OmiRules], rules=OmiRules):
         self.carry = score.carry
         if score.side is not None:
             self.tokens[score.side] += score.tokens
-            if score.wins_match or self.tokens[score.side] >= rules.target:
-                self.winner = score.side
-                self.phase = OVER
-                self._to_move = None
+        if rules.hands:
+            # A match of fixed length ends after its last hand, never before (a carry left
+            # by a last 4 : 4 goes to nobody): most tokens win, equal tokens draw (no winner).
+            if len(self.results) == rules.hands:
+                most = max(self.tokens)
+                self._end_match(self.tokens.index(most) if self.tokens.count(most) == 1 else None)
                 return
+        elif score.side is not None and (score.wins_match or self.tokens[score.side] >= rules.target):
+            self._end_match(score.side)
+            return
         self.dealer = (self.dealer + rules.deal_step) % rules.players
         self.hand_index += 1
         self.redeals = 0
         self._deal()
+
+    def _end_match(self, winner: int | None) -> None:
+        self.winner = winner
+        self.phase = OVER
+        self._to_move = None
 
     def _deal(self) -> None:
         if self.hand_index == 0 and self.redeals == 0 and self.given_deal is not None:
@@ -462,7 +473,9 @@ class OmiGame(GameBase[OmiRules], rules=OmiRules):
     # ----------------------------------------------------------------- records
 
     def _record_tags(self) -> list[tuple[str, str]]:
-        return omi_record.tags(self.rules, self.first_dealer, self.given_deal, self.tokens, self.winner)
+        return omi_record.tags(
+            self.rules, self.first_dealer, self.given_deal, self.tokens, self.winner, self.is_over
+        )
 
     def _record_body(self) -> list[str]:
         return omi_record.body(self.restart(), self.actions)

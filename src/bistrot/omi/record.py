@@ -65,19 +65,32 @@ def _hands(hands: Sequence[Sequence[int]]) -> str:
     return " / ".join(" ".join(CARD_NAMES[c] for c in cards) for cards in hands)
 
 
+def result_text(rules: OmiRules, over: bool, winner: int | None) -> str:
+    """The ``Result`` tag: the winning side, ``draw`` (a fixed-length match ended level), or
+    ``*`` while the match is on.
+
+    >>> result_text(OmiRules(hands=4), True, None), result_text(OmiRules(), False, None)
+    ('draw', '*')
+    """
+    if winner is not None:
+        return side_name(rules, winner)
+    return "draw" if over else "*"
+
+
 def tags(
     rules: OmiRules,
     first_dealer: int,
     given_deal: Sequence[Sequence[int]] | None,
     tokens: Sequence[int],
     winner: int | None,
+    over: bool = False,
 ) -> list[tuple[str, str]]:
     """Omi's own tags, after the common ones."""
     found = [("Dealer", str(first_dealer))]
     if given_deal is not None:
         found.append(("Deal", _hands(given_deal)))
     found.append(("Tokens", "-".join(map(str, tokens))))
-    found.append(("Result", "*" if winner is None else side_name(rules, winner)))
+    found.append(("Result", result_text(rules, over, winner)))
     return found
 
 

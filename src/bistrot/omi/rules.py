@@ -5,6 +5,8 @@
 (5, 4, 'three_tokens')
 >>> OmiRules.from_dict({"players": 3}).deck_size
 24
+>>> OmiRules(hands=4).hands  # a fixed-length match: four hands, whatever the tokens
+4
 >>> OmiRules(players=5)
 Traceback (most recent call last):
 ...
@@ -48,6 +50,12 @@ class OmiRules(Ruleset):
     """All 8 tricks: ``three_tokens``, ``wins_match``, or ``announced`` before trick 7."""
     redeal_few_trumps: bool = option(False, "bool", tag="RedealFewTrumps")
     """Redeal (same dealer) when a team holds fewer than 2 trumps (4 players only)."""
+    hands: int = option(
+        0, "int", choices=(0, 4), min=0, max=99, tag="Hands",
+        help="0: play to the target; N: the match is N hands long",
+    )  # fmt: skip
+    """0: the match is played to ``target``; N: it is N hands long, and ends after the Nth
+    (the side with most tokens wins, equal tokens draw); ``target`` is then not read."""
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 99:
@@ -60,6 +68,10 @@ class OmiRules(Ruleset):
         _check_choice("direction", self.direction, DIRECTIONS)
         _check_choice("deal_rotation", self.deal_rotation, DEAL_ROTATIONS)
         _check_choice("kapothi", self.kapothi, KAPOTHI_RULES)
+        if isinstance(self.hands, bool) or not isinstance(self.hands, int) or not 0 <= self.hands <= 99:
+            raise ValueError(
+                f"hands must be a whole number from 0 (play to the target) to 99, not {self.hands!r}"
+            )
         if not isinstance(self.redeal_few_trumps, bool):
             raise ValueError(f"redeal_few_trumps must be true or false, not {self.redeal_few_trumps!r}")
         if self.players == 3 and self.redeal_few_trumps:

@@ -54,6 +54,8 @@ log = logging.getLogger("bistrot.server.analysis")
 SEED = DEFAULT_SEED
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+#: The client key of the jobs the room queues itself (the daily deal's).
+BACKGROUND = "room"
 
 Channel = Any
 """Where a worker reports progress: a ``multiprocessing`` queue (processes) or a
@@ -219,9 +221,28 @@ class AnalysisJobs:
         room = self.queue_max if player else self.strangers_max
         if len(self.jobs) >= room or self._executor is None:
             raise AnalysisBusy(retry_after=retry_after)
-        claim = f"{core.id[:6]}-{secrets.token_urlsafe(9)}"
-        if not await self.storage.claim_analysis(core.id, claim, now, now - self.stale_s):
+        if not await self._submit(core, client, now):
             return await self.state(core.id)  # another node took it a moment ago
+        return {"status": QUEUED, "done": 0, "total": 0}
+
+    def background_room(self) -> int:
+        """How many more jobs the room's own work (the daily deal's analyses) may queue now: up to
+        a stranger's share of the queue (its first half), so that players asking find room."""
+        return 0 if self._executor is None else max(0, self.strangers_max - len(self.jobs))
+
+    async def background(self, core: TableCore) -> bool:
+        """Queue the analysis of the finished ``core`` for the room itself, if there is
+        :meth:`background_room` and no job has it: whether it was queued."""
+        if self.background_room() <= 0:
+            return False
+        return await self._submit(core, BACKGROUND, time.time())
+
+    async def _submit(self, core: TableCore, client: str, now: float) -> bool:
+        claim = f"{core.id[:6]}-{secrets.token_urlsafe(9)}"
+        if self._executor is None or not await self.storage.claim_analysis(
+            core.id, claim, now, now - self.stale_s
+        ):
+            return False
         job = _Job(core.id, claim, client)
         self.jobs[claim] = job
         record = record_of(core)
@@ -230,7 +251,7 @@ class AnalysisJobs:
         else:
             job.future = self._executor.submit(run_analysis, claim, record, self._channel)
         job.future.add_done_callback(lambda _f: self._call_soon(self._finished, claim))
-        return {"status": QUEUED, "done": 0, "total": 0}
+        return True
 
     # ------------------------------------------------------------------ progress
 

@@ -30,6 +30,8 @@ from bistrot.server.analysis_jobs import AnalysisJobs
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
+from bistrot.server.daily import DailyAnalyses, DailyDeals
+from bistrot.server.daily_api import add_daily
 from bistrot.server.fanout import FanOut, InProcessFanOut
 from bistrot.server.lobby import Lobby
 from bistrot.server.lobby_api import add_lobby, refuse_waiting_elsewhere
@@ -206,16 +208,22 @@ def create_app(
         per_client=settings.analysis_per_client,
     )
 
+    players = Profiles(storage)
+    deals = DailyDeals(room, players)
+    daily_analyses = DailyAnalyses(deals, analyses, settings.daily_sweep_s)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         redact_uvicorn_logs()
         await room.start()
         analyses.start()
+        daily_analyses.start()
         if settings.tune_gc:
             tune_gc()
         try:
             yield
         finally:
+            await daily_analyses.close()
             await analyses.close()
             await room.stop()
             if redis_quota is not None:
@@ -242,12 +250,13 @@ def create_app(
     app.add_middleware(AccessLog)
     _add_error_handlers(app, settings.static_dir)
     app.state.analyses = analyses
+    app.state.daily = daily_analyses
     quota = quota or LocalTableQuota(settings.table_quota_burst, settings.table_quota_per_s)
-    players = Profiles(storage)
     lobby = Lobby(storage, wait_s=settings.quickmatch_wait_s, poll_s=settings.lobby_poll_s)
     _add_api(app, room, analyses, quota, players, lobby)
     _add_replays(app, room, settings)
-    add_profiles(app, players, profile_quota)
+    add_profiles(app, players, profile_quota, deals.streaks)
+    add_daily(app, deals, players, quota)
     add_passkeys(app, players, settings.public_url)
     add_reports(app, players)
     add_lobby(app, room, lobby, players, quota, settings, matching)
@@ -317,7 +326,8 @@ def _add_error_handlers(app: FastAPI, static: Path) -> None:
     async def api_error(_request: Request, err: TableError) -> JSONResponse:
         retry_after = getattr(err, "retry_after", None)  # too_many_tables, analysis_busy
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        body = {"code": err.code, "message": err.message}
+        # A refusal may name more (daily_unfinished: the table of the game still on).
+        body = {"code": err.code, "message": err.message, **getattr(err, "extra", {})}
         return JSONResponse(body, status_code=err.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)

@@ -73,8 +73,8 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
         raise ApiError(
             403,
             "challenge_deal",
-            "this game's deal is a challenge's: its record and replay go only to the players and"
-            " watchers of this table",
+            "this game's deal is a challenge's or a daily deal's: its record and replay go only to"
+            " the players and watchers of this table",
         )
     return core
 
@@ -111,8 +111,9 @@ def holds(core: TableCore, token: str | None) -> bool:
 
 
 async def _challenge_deal(storage: Storage, stored: StoredTable) -> bool:
-    """Whether the table's deal is a challenge's: opened from one, or one made from it."""
-    if stored.table.challenge is not None:
+    """Whether the table's deal is a challenge's (opened from one, or one made from it) or a
+    daily deal's, which others play too."""
+    if stored.table.challenge is not None or stored.table.daily is not None:
         return True
     return bool(await storage.challenges_from(stored.table.id))
 

@@ -10,6 +10,7 @@ log.  Making profiles costs a token of the address's own bucket (the table quota
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, Response
@@ -94,6 +95,10 @@ class OwnProfile(BaseModel):
     profile: str
     name: str
     created: float
+    daily_streak: dict[str, int] | None = Field(
+        None, description="by game: consecutive UTC days, ending today or yesterday, with a finished"
+        " daily deal (in the answers of GET)",
+    )
 
 
 class RatingPoint(BaseModel):
@@ -123,6 +128,7 @@ class PublicProfile(BaseModel):
     profile: str
     name: str
     created: float
+    daily_streak: dict[str, int] = Field(description="as in one's own profile")
     ratings: dict[str, GameRating]
     recent: list[RatedGame]
 
@@ -163,7 +169,11 @@ def own(profile: Profile) -> dict[str, Any]:
     return {"profile": profile.id, "name": profile.name, "created": profile.created_at}
 
 
-def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
+Streaks = Callable[[str], Awaitable[dict[str, int]]]
+"""A profile's daily streak by game, from its public id (:meth:`bistrot.server.daily.DailyDeals.streaks`)."""
+
+
+def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota, streaks: Streaks) -> None:
     """Register the profile routes on ``app``."""
 
     @app.post(
@@ -187,7 +197,8 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
     async def my_profile(request: Request, key: ProfileKey = None) -> dict[str, Any]:
         """The caller's own profile (by its cookie or header): ``no_profile``, ``bad_profile_key``
         (401) otherwise."""
-        return own(await profiles.by_key(key_of(request, key)))
+        profile = await profiles.by_key(key_of(request, key))
+        return own(profile) | {"daily_streak": await streaks(profile.id)}
 
     @app.patch("/api/profile", response_model=OwnProfile, responses=AUTH_ERRORS, tags=["players"])
     async def rename(body: Rename, request: Request, key: ProfileKey = None) -> dict[str, Any]:
@@ -233,7 +244,7 @@ def add_profiles(app: FastAPI, profiles: Profiles, quota: TableQuota) -> None:
         game it played rated, and its last rated games with links to their replays."""
         profile = await profiles.by_id(profile_id)
         rated = await profiles.read(lambda conn: profile_ratings(conn, profile.id, RECENT))
-        return own(profile) | rated
+        return own(profile) | rated | {"daily_streak": await streaks(profile.id)}
 
     @app.get(
         "/api/ratings/{game}",

@@ -373,14 +373,16 @@ class Room:
         challenge: ChallengeRecord | None = None,
         seed: int | None = None,
         profile: str | None = None,
+        daily: str | None = None,
     ) -> dict[str, Any]:
         """Open a table as ``POST /api/tables`` asks (its body as a dict; ``profile``: the
-        creator's checked profile id); returns the answer's body."""
+        creator's checked profile id; ``daily``: the day whose daily deal it plays, on that
+        day's ``seed``); returns the answer's body."""
         settings = self.settings
         defaults = PlanDefaults(bot_delay_ms=settings.bot_delay_ms, grace_s=settings.grace_s)
         plan = plan_table(
             request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
-            now=time.time(), profile=profile,
+            now=time.time(), profile=profile, daily=daily,
         )
         await self._stored(self.storage.create_table(plan.table, plan.seats))
         self._open(StoredTable(plan.table, plan.seats, []))
@@ -472,6 +474,9 @@ class Room:
         async def make() -> ChallengeRecord:
             if table.record.status != OVER:
                 raise ApiError(409, "not_over", "a challenge is made once the game is over")
+            if table.record.daily is not None:
+                # Its challengers would play the day's deal before their own daily game.
+                raise ApiError(409, "daily_deal", "the daily deal is played by everyone: no challenge on it")
             found = await self.storage.find_challenge(table.id, seat)
             if found is not None:
                 return found

@@ -6,8 +6,9 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
-(['analyses', 'attempts', 'challenges', 'chat', 'events', 'passkey_ceremonies', 'passkeys', 'profile_keys',
-  'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'reports', 'seats', 'tables'],
+(['analyses', 'attempts', 'challenges', 'chat', 'daily_games', 'events', 'passkey_ceremonies', 'passkeys',
+  'profile_keys', 'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'reports',
+  'seats', 'server_secrets', 'tables'],
  False)
 >>> cluster = room_metadata(cluster=True)
 >>> sorted(set(cluster.tables) - set(metadata.tables)), "owner" in cluster.tables["tables"].c
@@ -84,6 +85,8 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("updated_at", Float, nullable=False),
         # Added by migration 0006: listed in the lobby while waiting (0 or 1, as SQLite keeps it).
         Column("public", Integer, nullable=False, server_default="0"),
+        # Added by migration 0011: the day whose daily deal the table plays (server/daily.py).
+        Column("daily", String),
         *owner,
         Index("tables_status", "status"),
         Index("tables_challenge", "challenge"),
@@ -245,6 +248,30 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("sigma", Float, nullable=False),
         Index("rating_changes_profile", "profile", "at"),
     )
+    Table(
+        "server_secrets",  # secrets every node must share, made once on first use (migration 0011)
+        metadata,
+        Column("name", String, primary_key=True),
+        Column("secret", String, nullable=False),
+        Column("created_at", Float, nullable=False),
+    )
+    Table(
+        "daily_games",  # each profile's one counted game of a day's deal (server/daily.py)
+        metadata,
+        Column("day", String, primary_key=True),  # YYYY-MM-DD, UTC
+        Column("game", String, primary_key=True),
+        Column("profile", String, primary_key=True),
+        Column("table_id", String, nullable=False),
+        Column("seat", Integer, nullable=False),
+        Column("started_at", Float, nullable=False),
+        Column("finished_at", Float),  # set with the game's end, in its transaction
+        Column("score", Integer),
+        Column("analysed", Integer, nullable=False, server_default="0"),
+        Column("accuracy", Float),  # the analysis' accuracy of the seat; null until computed
+        Index("daily_games_table", "table_id", unique=True),
+        Index("daily_games_board", "day", "game", "score"),
+        Index("daily_games_profile", "profile", "game", "day"),
+    )
     if cluster:
         # A node owns tables while its lease (renewed by the node, on the database's clock)
         # lasts; see bistrot.server.postgres.
@@ -276,6 +303,8 @@ reports = metadata.tables["reports"]
 ratings = metadata.tables["ratings"]
 rated_games = metadata.tables["rated_games"]
 rating_changes = metadata.tables["rating_changes"]
+server_secrets = metadata.tables["server_secrets"]
+daily_games = metadata.tables["daily_games"]
 
 
 # ---------------------------------------------------------------------------- rows and records
@@ -301,6 +330,7 @@ def table_row(t: TableRecord) -> dict[str, Any]:
         "challenge": t.challenge,
         "result": t.result,
         "public": int(t.public),
+        "daily": t.daily,
         "created_at": t.created_at,
         "updated_at": t.created_at,
     }
@@ -327,6 +357,7 @@ def table_record(r: Any) -> TableRecord:
         challenge=r["challenge"],
         result=r["result"],
         public=bool(r["public"]),
+        daily=r["daily"],
     )
 
 

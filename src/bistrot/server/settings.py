@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     analysis_queue: int = Field(8, ge=1, le=10_000)
     """Most analyses one node holds (running or waiting); beyond, ``analysis_busy``.  A caller
     who is not a player of the game asked finds only the first half of it (rounded up)."""
+    daily_sweep_s: float = Field(5.0, gt=0, le=3600)
+    """How often a node looks for finished daily games to analyse (server/daily.py)."""
     analysis_per_client: int = Field(2, ge=1, le=10_000)
     """Most analyses one client address has under way on a node; beyond, ``too_many_analyses``
     (429): asking needs no token, and one stranger's games would fill the queue otherwise."""

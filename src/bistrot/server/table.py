@@ -21,6 +21,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from sqlalchemy import Connection as DbConnection
+
+from bistrot.server import daily_store
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
@@ -387,10 +390,25 @@ class Table:
         table_id, game, at = self.id, self.record.game, commit.events[-1].time
         return functools.partial(rate_game, table_id=table_id, game=game, at=at, places=places)
 
+    def _ending(self, commit: Commit) -> InTransaction | None:
+        """What the end of the game stores with it: its rating, its daily deal's score."""
+        if commit.status != OVER or commit.result is None:
+            return None
+        daily = daily_store.finished_work(self.core, commit.events[-1].time)
+        works = [w for w in (self._rating(commit), daily) if w is not None]
+        if len(works) < 2:
+            return works[0] if works else None
+
+        def both(conn: DbConnection) -> None:
+            for work in works:
+                work(conn)
+
+        return both
+
     async def _store(self, commit: Commit) -> None:
         try:
             await self.services.storage.append(
-                self.id, commit.events, commit.status, commit.result, self._rating(commit)
+                self.id, commit.events, commit.status, commit.result, self._ending(commit)
             )
         except LeaseLost as err:
             log.warning("table %s: not stored, this node lost it: %s", self.id[:6], err)

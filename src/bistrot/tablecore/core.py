@@ -433,8 +433,9 @@ class TableCore:
     @property
     def deal_secret(self) -> bool:
         """Whether this table's deal is never shown, even once the game is over: a challenge's
-        table, whose deal the next challenger plays (its deal code would show them every hand)."""
-        return self.table.challenge is not None
+        table, whose deal the next challenger plays (its deal code would show them every hand),
+        or a daily deal's, which everybody plays that day."""
+        return self.table.challenge is not None or self.table.daily is not None
 
     def view(self, game: Any, audience: Audience) -> dict[str, Any]:
         """The engine's view of ``audience``, less the deal code at a :attr:`deal_secret` table:
@@ -701,8 +702,9 @@ class TableCore:
     @property
     def hints_allowed(self) -> bool:
         """Whether a seat may ask for hints here: only in a game against the computer, never at
-        a friends or hot-seat table nor in a challenge's game (whose results are compared)."""
-        return self.table.mode == "computer" and self.table.challenge is None
+        a friends or hot-seat table nor in a challenge's or a daily deal's game (whose results
+        are compared)."""
+        return self.table.mode == "computer" and self.table.challenge is None and self.table.daily is None
 
     @property
     def hint_level(self) -> str:
@@ -712,7 +714,7 @@ class TableCore:
     def hint_refusal(self, seat: int, id: Any) -> dict[str, Any] | None:
         """The ``reject`` of a hint ``seat`` may not have now, or None."""
         if not self.hints_allowed:
-            text = "hints are for games against the computer only, not friends or challenges"
+            text = "hints are for games against the computer only, not friends, challenges or the daily deal"
             return reject(id, "hints_off", text)
         if self.status == WAITING:
             return reject(id, "not_started", "the table has not started: it is waiting for players")

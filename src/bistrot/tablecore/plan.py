@@ -162,13 +162,15 @@ def plan_table(
     challenge: str | None = None,
     now: float = 0.0,
     profile: str | None = None,
+    daily: str | None = None,
 ) -> Plan:
     """Check a table request and plan the table; :class:`TableError` says what is wrong.
 
     ``seed`` (a challenge's deal) overrides the request's.  A friends table takes no chosen
     deal (``seed_not_allowed``): its creator would know every hand.  ``profile``: the public
     id of the creator's profile, which the host has checked (the creator's seat keeps it); a
-    ``public`` table, listed in the lobby while it waits, needs one.  Nothing is stored here.
+    ``public`` table, listed in the lobby while it waits, needs one.  ``daily``: the day whose
+    daily deal the table plays (the host's, with the day's seed).  Nothing is stored here.
 
     >>> plan = plan_table({"game": "oti", "mode": "friends", "public": True}, PlanDefaults(),
     ...                   profile="p" * 16)
@@ -285,6 +287,7 @@ def plan_table(
         created_at=now,
         challenge=challenge,
         public=public,
+        daily=daily,
     )
     return Plan(table, seats, tokens, invite, watch)
 

@@ -47,6 +47,7 @@ class TableRecord:
     challenge: str | None = None
     result: dict[str, Any] | None = None
     public: bool = False  # listed in the lobby while it waits; any profile may join it
+    daily: str | None = None  # the day (YYYY-MM-DD) whose daily deal this table plays (server/daily.py)
 
 
 @dataclass
