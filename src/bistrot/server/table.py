@@ -518,13 +518,14 @@ class Table:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
-    async def check_invite(self, invite: str | None) -> int:
-        """The seat a friend with ``invite`` would take now; the refusals of :meth:`join`."""
-        seat: int = await self.call(self._do_check_invite, invite)
-        return seat
+    async def check_invite(self, invite: str | None) -> dict[str, Any]:
+        """What a friend with ``invite`` is asked to (the seat they would take now, the game,
+        its rules, the host, the seats: :meth:`TableCore.invitation`); the refusals of :meth:`join`."""
+        answer: dict[str, Any] = await self.call(self._do_check_invite, invite)
+        return answer
 
-    async def _do_check_invite(self, invite: str | None) -> int:
-        return self.core.check_invite(invite)
+    async def _do_check_invite(self, invite: str | None) -> dict[str, Any]:
+        return self.core.invitation(invite)
 
     async def join(self, invite: str | None, name: str | None, profile: str | None = None) -> tuple[int, str]:
         """Take the next free seat of a friends table (with its invite, or a public table's

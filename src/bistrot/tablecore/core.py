@@ -798,6 +798,21 @@ class TableCore:
             raise TableError("table_full", "every seat of this table is taken")
         return free[0].record.seat
 
+    def invitation(self, invite: str | None) -> dict[str, Any]:
+        """``POST /api/tables/{id}/check-invite``'s answer: the seat :meth:`check_invite` finds,
+        and what the friend is asked to: the game, its rules, who invites (seat 0, the creator)
+        and who sits where already; the public facts of :meth:`public_info`, no card."""
+        seat = self.check_invite(invite)
+        return {
+            "table": self.id,
+            "seat": seat,
+            "game": self.table.game,
+            "host": self.seats[0].record.name,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "seats": self.seats_info(None),
+        }
+
     def join(
         self, invite: str | None, name: str | None, profile: str | None = None
     ) -> tuple[SeatRecord, str, str]:

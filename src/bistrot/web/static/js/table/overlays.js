@@ -72,15 +72,17 @@ export function waitingRoom(T, view, ctx) {
   const { held } = T;
   const open = (view.seats || []).filter((s) => s.kind === "open").length;
   return dialog(t("lobby.title"), h("div", { class: "lobby" },
-    held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
-    held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
-      shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
-    lobbySeats(T, view, ctx),
-    h("p", {}, t("lobby.waiting_n", { n: open })),
-    held.public ? publicStart(T, view, open)
-      : isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
-        t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
-    // People waiting for the others talk here; in the game, the top bar's Chat button.
+    h("div", { class: "lobby-main" },
+      held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
+      held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
+        shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
+      lobbySeats(T, view, ctx),
+      h("p", {}, t("lobby.waiting_n", { n: open })),
+      held.public ? publicStart(T, view, open)
+        : isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
+          t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts"))),
+    // People waiting for the others talk here; in the game, the top bar's Chat button. Beside
+    // or under the rest, which scrolls alone: the box to write in stays in the window.
     hasChat(T) ? h("section", { class: "lobby-chat" }, h("h3", {}, t("chat.title")), chatPanel(T, ctx)) : null),
   null, "lobby-overlay");
 }
