@@ -201,6 +201,9 @@ class SeatInfo(BaseModel):
     away: bool
     you: bool
     profile: str | None = Field(None, description="the public id of its player's profile, if any")
+    grace_left: int | None = Field(
+        None, description="while its player's grace period runs: seconds left before a computer takes it"
+    )
 
 
 class InviteOpen(BaseModel):
