@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from .browser_kit import Server, free_port, open_friends_table, shot
+from .browser_kit import friends_playing, shot
 
 STATUS_JS = "seat => document.querySelector(`[data-testid=plate-${seat}]`)?.dataset.status"
-
-
-@pytest.fixture
-def own_server(tmp_path):
-    srv = Server(tmp_path / "room.db", port=free_port())
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def wait_status(page, seat: int, status: str) -> None:
@@ -30,17 +18,7 @@ def wait_status(page, seat: int, status: str) -> None:
 
 
 def test_presence_is_as_last_known_and_a_grace_counts_down(own_server, pages):
-    ama = pages.new()
-    join_link, _ = open_friends_table(ama, own_server.base, "Ama")
-    kasun = pages.new()
-    kasun.goto(join_link)
-    kasun.fill("#join-name", "Kasun")
-    kasun.click("[data-action=join]")
-    kasun.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    ama.wait_for_selector(".lobby-seats li >> text=Kasun", timeout=30000)
-    ama.click("[data-action=start]")
-    ama.wait_for_selector(".felt.omi", timeout=30000)
-    kasun.wait_for_selector(".felt.omi", timeout=30000)
+    ama, kasun = friends_playing(pages, own_server.base)
     wait_status(ama, 1, "online")
 
     # Our own connection lost: Kasun's seat is no longer said to be connected.

@@ -1,6 +1,6 @@
 // The page's entry point: a small router over the paths the server serves with index.html.
 import { h, clear, toast } from "./dom.js";
-import { t, has, refusal, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
+import { t, has, refusal, startLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
 import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
 import { rulesPage, rulesSummary } from "./rules.js";
@@ -229,7 +229,7 @@ pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
 const [catalog] = await Promise.allSettled([
-  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing(), refreshProfileLink()]);
+  loadCatalog(), startLanguage(), loadSharing(), refreshProfileLink()]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
 // Only now: the first language set above must not route the page a second time.

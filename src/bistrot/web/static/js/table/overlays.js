@@ -2,7 +2,7 @@
 // friends table, the end of the game, the short summary of a finished hand, and the panels (the
 // renderer's, e.g. the last trick, and the keyboard help). The game's part of each comes from
 // its renderer (games/index.js).
-import { h } from "../dom.js";
+import { h, navLink } from "../dom.js";
 import { t } from "../i18n.js";
 import { shareBox } from "../qr.js";
 import { challengeComparison } from "../challenge.js";
@@ -90,7 +90,8 @@ export function waitingRoom(T, view, ctx) {
 /** The challenge links the end-of-game dialog has already scrolled to. */
 const revealed = new WeakSet();
 
-/** The end of the game: the renderer's title and detail, then rematch, challenge, home. */
+/** The end of the game: the renderer's title and detail, then rematch, challenge, the game's
+ * replay and its analysis (the replay page asked to analyse it: replay.js), home. */
 export function overScreen(T, view, ctx) {
   const { S, held, tableId, nav } = T;
   const { title, detail } = rendererFor(view.game).over(view, ctx);
@@ -111,6 +112,8 @@ export function overScreen(T, view, ctx) {
           onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } }, t("over.see_challenge"))
         : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
           t("over.challenge"))),
+      navLink(nav, `/replay/${tableId}`, { class: "btn", dataset: { action: "replay" } }, t("history.replay")),
+      navLink(nav, `/replay/${tableId}#analysis`, { class: "btn", dataset: { action: "analysis" } }, t("replay.analyse")),
       h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
     S.challenge && h("div", { class: "challenge-share", dataset: { testid: "challenge-share" } },
       shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" })),
