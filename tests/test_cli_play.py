@@ -112,3 +112,15 @@ def test_bad_options_exit_with_a_clear_message(capsys):
             assert message in str(exit_.code) + capsys.readouterr().err, argv
         else:
             raise AssertionError(f"{argv} should have failed")
+
+
+def test_the_help_of_play_says_whom_you_play_against(capsys):
+    # "you and a computer partner against two" stopped before saying two what.
+    for argv in (["play", "--help"], ["play", "omi", "--help"]):
+        try:
+            main(argv)
+        except SystemExit as exit_:
+            assert exit_.code == 0
+        said = " ".join(capsys.readouterr().out.split())
+        assert "you and a computer partner against two computer players" in said, said
+        assert "against two\n" not in said and not said.rstrip().endswith("against two"), said

@@ -135,6 +135,35 @@ def test_presence_grace_and_the_computer_taking_over():
     assert refused.value.code == "bad_token" and refused.value.status == 403
 
 
+def test_the_views_count_down_the_grace_of_a_seat_left():
+    # Everyone is told how long before a computer player takes a seat whose player left: whole
+    # seconds left on the host's clock (which the device's need not agree with), not a time.
+    now = [100.0]
+    request = {"game": "oti", "mode": "friends", "rules": {"players": 2}, "bots": {"1": "easy"}}
+    core, _ = core_for(request, clock=lambda: now[0])
+    core.connect(None)  # a spectator, who is told
+    core.connect(0)
+    seats = dict(core.disconnect(0))[None]["view"]["seats"]
+    assert seats[0]["grace_left"] == 30 and not seats[0]["connected"]
+    assert "grace_left" not in seats[1], "a computer player's seat has no grace"
+    assert core.grace_deadlines() == {0: 130.0}
+    now[0] = 112.5
+    assert core.seats_info(None)[0]["grace_left"] == 18
+    assert core.connect(None) == [], "another spectator is no news, however the grace ran on"
+    core.connect(0)  # back in time: no grace runs
+    assert core.grace_deadlines() == {} and "grace_left" not in core.seats_info(None)[0]
+    core.disconnect(0)
+    assert core.seats_info(None)[0]["grace_left"] == 30, "a new grace period starts whole"
+    now[0] = 150.0
+    assert core.seats_info(None)[0]["grace_left"] == 0
+    assert core.grace_over(0) and core.grace_deadlines() == {}
+    assert "grace_left" not in core.seats_info(None)[0] and core.seats_info(None)[0]["away"]
+    # Without a clock (a table of the device) no grace is timed nor shown.
+    plain, _ = core_for(request)
+    assert plain.needs_grace() == [0] and plain.grace_deadlines() == {}
+    assert "grace_left" not in plain.seats_info(None)[0]
+
+
 def test_the_device_holds_every_seat_while_it_is_connected():
     core, tokens = core_for({"game": "omi", "mode": "computer"}, local=True)
     assert tokens == {0: tokens[0]}

@@ -313,7 +313,8 @@ register(
         winners=winner_is_a_side,
         arena="bistrot.arena.omi",
         terminal="bistrot.cli.play_omi:play_omi",
-        terminal_help="an Omi match: you and a computer partner against two",
+        terminal_help="an Omi match: you and a computer partner against two computer players"
+        " (with --rule players=3: you and two computer players, each for themselves)",
         terminal_options=("target",),
         packages=("omi",),
         facts="bistrot.omi.view:challenge_facts",

@@ -215,6 +215,27 @@ def open_hotseat_omi(page, base: str) -> None:
     page.click("[data-action=create]")
 
 
+def join_by_link(page, link: str, name: str) -> None:
+    """Open a friends table's join link and take a seat as ``name``; the table's page opens."""
+    page.goto(link)
+    page.fill("#join-name", name)
+    page.click("[data-action=join]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"), timeout=30000)
+
+
+def friends_playing(pages, base: str) -> tuple:
+    """Ama opens a friends Omi table, Kasun joins by its link, Ama starts it (computer players
+    take the free seats): both their pages, at the table in play."""
+    ama, kasun = pages.new(), pages.new()
+    join_link, _ = open_friends_table(ama, base, "Ama")
+    join_by_link(kasun, join_link, "Kasun")
+    ama.wait_for_selector(".lobby-seats li >> text=Kasun", timeout=30000)
+    ama.click("[data-action=start]")
+    for page in (ama, kasun):
+        page.wait_for_selector(".felt.omi", timeout=30000)
+    return ama, kasun
+
+
 def open_friends_table(page, base: str, name: str) -> tuple[str, str]:
     """From the home page, open a friends table as ``name``: its join link and watch link."""
     page.goto(base + "/")

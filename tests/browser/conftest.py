@@ -13,7 +13,7 @@ from playwright.sync_api import sync_playwright
 
 from tests.lanes import starting
 
-from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
+from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, free_port, missing_browser
 
 
 # Package scope, not session: Playwright's sync API keeps an asyncio loop running in the main
@@ -21,6 +21,17 @@ from .browser_kit import CHROMIUM, CHROMIUM_ARGS, Pages, Server, missing_browser
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("room") / "room.db")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of the test's own, on a fixed port: the test stops and starts it (a drop)."""
+    srv = Server(tmp_path / "room.db", port=free_port())
     srv.start()
     try:
         yield srv

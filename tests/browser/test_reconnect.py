@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from .browser_kit import Server, free_port, go, shot
+from .browser_kit import go, shot
 from .omi_driver import play_one
-
-
-@pytest.fixture
-def own_server(tmp_path):
-    srv = Server(tmp_path / "room.db", port=free_port())
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_the_page_reconnects_and_resyncs_after_a_drop(own_server, pages):

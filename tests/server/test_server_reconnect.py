@@ -139,7 +139,10 @@ def test_a_player_back_within_the_grace_period_was_never_replaced(server):
     me = Client(server.url, table["table"], token)
     me.wait_turn_or_end()
     me.close()
-    watcher.wait_for(lambda m: m["type"] == "state" and not m["view"]["seats"][0]["connected"])
+    left = watcher.wait_for(lambda m: m["type"] == "state" and not m["view"]["seats"][0]["connected"])
+    # The others are told how long the seat waits for its player (seconds left of grace_s 30).
+    assert 28 <= left["view"]["seats"][0]["grace_left"] <= 30
+    assert all("grace_left" not in s for s in left["view"]["seats"][1:])  # computer players
     me = Client(server.url, table["table"], token)
     view = me.wait_turn_or_end()
     assert view["legal"] and not view["seats"][0]["away"]

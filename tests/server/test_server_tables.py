@@ -96,6 +96,23 @@ def test_friends_table_filled_by_three_clients_joining_by_link(server):
         c.close()
 
 
+def test_a_join_link_says_what_it_invites_to(server):
+    # The join page shows the game, who invites, the rules and the seats taken: the public
+    # facts of the table (as GET /api/tables/{id}), never a card nor a token.
+    table = open_table(server.url, mode="friends", rules=SHORT, name="Ama")
+    tid, invite = table["table"], table["invite"]
+    with http(server.url) as client:
+        client.post(f"/api/tables/{tid}/join", json={"invite": invite, "name": "Kasun"})
+        answer = client.post(f"/api/tables/{tid}/check-invite", json={"invite": invite}).json()
+        info = client.get(f"/api/tables/{tid}").json()
+    assert answer["host"] == "Ama" and answer["seat"] == 2 and answer["players"] == 4
+    assert answer["rules"] == info["rules"] and answer["rules"]["target"] == SHORT["target"]
+    assert [(s["seat"], s["kind"], s["name"]) for s in answer["seats"]] == [
+        (0, "human", "Ama"), (1, "human", "Kasun"), (2, "open", None), (3, "open", None)]
+    assert set(answer) == {"table", "seat", "game", "host", "players", "rules", "seats"}
+    assert table["seats"][0]["token"] not in str(answer) and invite not in str(answer)
+
+
 def test_a_join_link_is_checked_without_taking_a_seat(server):
     table = open_table(server.url, mode="friends", rules=SHORT)
     tid, invite = table["table"], table["invite"]
@@ -106,7 +123,10 @@ def test_a_join_link_is_checked_without_taking_a_seat(server):
 
     with http(server.url) as client:
         for _ in range(2):  # nothing is taken: the same seat each time
-            assert check(tid, {"invite": invite}) == (200, {"table": tid, "seat": 1, "game": "omi"})
+            status, answer = check(tid, {"invite": invite})
+            assert status == 200
+            seat = {k: answer[k] for k in ("table", "seat", "game")}
+            assert seat == {"table": tid, "seat": 1, "game": "omi"}
         assert check(tid, {"invite": "not-the-invite"})[1]["code"] == "bad_invite"
         assert check("no-such-table", {"invite": invite})[1]["code"] == "unknown_table"
         assert check(tid, {})[1]["code"] == "bad_request"

@@ -192,14 +192,6 @@ class Joined(BaseModel):
     status: str
 
 
-class InviteOpen(BaseModel):
-    """The seat a join link would take now (nothing is taken)."""
-
-    table: str
-    seat: int
-    game: str
-
-
 class SeatInfo(BaseModel):
     seat: int
     kind: str
@@ -209,6 +201,22 @@ class SeatInfo(BaseModel):
     away: bool
     you: bool
     profile: str | None = Field(None, description="the public id of its player's profile, if any")
+    grace_left: int | None = Field(
+        None, description="while its player's grace period runs: seconds left before a computer takes it"
+    )
+
+
+class InviteOpen(BaseModel):
+    """The seat a join link would take now (nothing is taken), and what it invites to: the
+    public facts a friend decides on (no card, no secret)."""
+
+    table: str
+    seat: int
+    game: str
+    host: str | None = Field(description="the name of whoever invites (seat 0: the table's creator)")
+    players: int
+    rules: dict[str, Any]
+    seats: list[SeatInfo] = Field(description="who sits where already (kind open: a free seat)")
 
 
 class TableInfo(BaseModel):

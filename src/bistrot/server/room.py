@@ -407,13 +407,14 @@ class Room:
         }
 
     async def check_invite(self, table_id: str, invite: str) -> dict[str, Any]:
-        """``POST /api/tables/{id}/check-invite``: the seat the invite would take, nothing taken."""
+        """``POST /api/tables/{id}/check-invite``: the seat the invite would take and what it
+        invites to (game, rules, host, seats), nothing taken."""
         owner = await self.locate(table_id)
         if owner is not None:
             forwarded: dict[str, Any] = await self._forward(owner, "check_invite", [table_id, invite])
             return forwarded
         table = await self.require(table_id)
-        return {"table": table.id, "seat": await table.check_invite(invite), "game": table.record.game}
+        return await table.check_invite(invite)
 
     async def start_table(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/start``."""

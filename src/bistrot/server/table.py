@@ -109,6 +109,7 @@ class Table:
         settings = services.settings
         self.core = TableCore(
             stored,
+            clock=time.monotonic,
             replay_limit=settings.replay_limit,
             max_message_bytes=settings.max_message_bytes,
             catch_up_bytes=settings.catch_up_bytes,
@@ -298,14 +299,16 @@ class Table:
         self._update_grace()
 
     def _update_grace(self) -> None:
-        """Start or cancel grace timers to match who is connected now."""
-        due = set(self.core.needs_grace())
+        """Start or cancel grace timers to match who is connected now, each due when the core
+        says its seat's grace ends (the views count down to the same time)."""
+        due = self.core.grace_deadlines()
         for seat in list(self._grace):
             if seat not in due:
                 self._grace.pop(seat).cancel()
         loop = asyncio.get_running_loop()
-        for seat in due - set(self._grace):
-            self._grace[seat] = loop.call_later(self.record.grace_s, self.post, self._do_grace_over, seat)
+        for seat in set(due) - set(self._grace):
+            wait = max(0.0, due[seat] - time.monotonic())
+            self._grace[seat] = loop.call_later(wait, self.post, self._do_grace_over, seat)
 
     async def _do_grace_over(self, seat: int) -> None:
         if self._grace.pop(seat, None) is None:
@@ -536,13 +539,14 @@ class Table:
 
     # ------------------------------------------------------------------ seats (friends tables)
 
-    async def check_invite(self, invite: str | None) -> int:
-        """The seat a friend with ``invite`` would take now; the refusals of :meth:`join`."""
-        seat: int = await self.call(self._do_check_invite, invite)
-        return seat
+    async def check_invite(self, invite: str | None) -> dict[str, Any]:
+        """What a friend with ``invite`` is asked to (the seat they would take now, the game,
+        its rules, the host, the seats: :meth:`TableCore.invitation`); the refusals of :meth:`join`."""
+        answer: dict[str, Any] = await self.call(self._do_check_invite, invite)
+        return answer
 
-    async def _do_check_invite(self, invite: str | None) -> int:
-        return self.core.check_invite(invite)
+    async def _do_check_invite(self, invite: str | None) -> dict[str, Any]:
+        return self.core.invitation(invite)
 
     async def join(self, invite: str | None, name: str | None, profile: str | None = None) -> tuple[int, str]:
         """Take the next free seat of a friends table (with its invite, or a public table's

@@ -3,9 +3,10 @@
 A :class:`TableCore` holds a table's records, its game, who is connected, and the answers it
 gave.  It checks and applies a seat's message, says what to store, and renders the messages
 each audience (a seat, or ``None`` for spectators) is sent, built from that audience's own view
-so nobody is ever sent a card they may not see.  It never waits, stores, sends or reads a clock:
-its hosts do.  The server (:mod:`bistrot.server.table`: an asyncio actor, a store, grace
-timers, the fan-out) and the player's device (:mod:`bistrot.local`, run by a Web Worker under
+so nobody is ever sent a card they may not see.  It never waits, stores or sends, and reads no
+clock but the one its host may hand it (for the grace time a view shows left): its hosts do.
+The server (:mod:`bistrot.server.table`: an asyncio actor, a store, grace timers, the fan-out)
+and the player's device (:mod:`bistrot.local`, run by a Web Worker under
 Pyodide when offline) are thin shells around it, so both send the same messages for the same
 requests.  The model is boardgame.io's ``Master``, written once and hosted on both sides.
 
@@ -36,8 +37,9 @@ failed, :meth:`TableCore.abort` (the table is put back as it was).
 from __future__ import annotations
 
 import json
+import math
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -95,6 +97,9 @@ class SeatState:
     record: SeatRecord
     conns: int = 0
     away: bool = False
+    #: When a computer player takes the seat if nobody comes back (the host's clock), while its
+    #: grace period runs: see :meth:`TableCore.grace_deadlines`.
+    grace_until: float | None = None
 
 
 @dataclass(frozen=True)
@@ -166,13 +171,15 @@ class BotTurn:
 
 class TableCore:
     """See the module docstring.  ``local``: a table of the player's device (no secrets, no
-    grace period, every seat present while the device is)."""
+    grace period, every seat present while the device is).  ``clock``: the host's clock in
+    seconds (monotonic), which times grace periods; without one, none is timed or shown."""
 
     def __init__(
         self,
         stored: StoredTable,
         *,
         local: bool = False,
+        clock: Callable[[], float] | None = None,
         replay_limit: int = DEFAULT_REPLAY_LIMIT,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
@@ -183,6 +190,7 @@ class TableCore:
         self.table: TableRecord = stored.table
         self.id = self.table.id
         self.local = local
+        self.clock = clock
         self.replay_limit = replay_limit
         self.max_message_bytes = max_message_bytes
         self.snapshot_every = snapshot_every
@@ -328,7 +336,11 @@ class TableCore:
     # ------------------------------------------------------------------ rendering
 
     def seats_info(self, audience: Audience) -> list[dict[str, Any]]:
-        """The ``seats`` of a view: kind, name, level, connected, away, you."""
+        """The ``seats`` of a view: kind, name, level, connected, away, you; and ``grace_left``,
+        the whole seconds left before a computer player takes a seat whose player left, while
+        its grace period runs (seconds, not a time of day: the device's clock need not agree)."""
+        deadlines = self.grace_deadlines()
+        now = self.clock() if deadlines and self.clock else 0.0
         return [
             {
                 "seat": i,
@@ -339,6 +351,7 @@ class TableCore:
                 "away": s.away,
                 "you": audience == i,
                 "profile": s.record.profile,
+                **({"grace_left": max(0, math.ceil(deadlines[i] - now))} if i in deadlines else {}),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -503,7 +516,7 @@ class TableCore:
     def connect(self, audience: Audience) -> Out:
         """A connection of ``audience`` opens; what everyone already connected must now be told
         (the host delivers it before it sends the newcomer :meth:`catch_up`)."""
-        before = self.seats_info(None)
+        before = self._presence()
         if audience is None:
             self.spectators += 1
         else:
@@ -512,20 +525,25 @@ class TableCore:
 
     def disconnect(self, audience: Audience) -> Out:
         """A connection of ``audience`` closes; what the others must now be told."""
-        before = self.seats_info(None)
+        before = self._presence()
         if audience is None:
             self.spectators = max(0, self.spectators - 1)
         else:
             self.seats[audience].conns = max(0, self.seats[audience].conns - 1)
         return self._presence_changed(before)
 
-    def _presence_changed(self, before: list[dict[str, Any]]) -> Out:
+    def _presence(self) -> list[tuple[bool, bool]]:
+        """Who is connected and who away: what a connection opening or closing may change (the
+        grace time left changes by itself, and is no news)."""
+        return [(info["connected"], info["away"]) for info in self.seats_info(None)]
+
+    def _presence_changed(self, before: list[tuple[bool, bool]]) -> Out:
         # The host hands these to the connections it already has: a newcomer is not yet among
         # them, and gets its state through its own catch-up.
         for i, seat in enumerate(self.seats):
             if self.present(i):
                 seat.away = False
-        return [] if self.seats_info(None) == before else self.broadcast()
+        return [] if self._presence() == before else self.broadcast()
 
     def needs_grace(self) -> list[int]:
         """Human seats with nobody connected, not yet away, while the game is on: the host
@@ -536,6 +554,18 @@ class TableCore:
             i for i, s in enumerate(self.seats)
             if s.record.kind == HUMAN and not s.away and not self.present(i)
         ]
+
+    def grace_deadlines(self) -> dict[int, float]:
+        """When a computer player takes each seat of :meth:`needs_grace` (on the host's
+        :attr:`clock`): set as its grace period starts, forgotten as it ends.  The host times
+        its grace timers by these, and the views show what is left of them."""
+        due = set(self.needs_grace()) if self.clock is not None else set()
+        for i, seat in enumerate(self.seats):
+            if i not in due:
+                seat.grace_until = None
+            elif seat.grace_until is None and self.clock is not None:
+                seat.grace_until = self.clock() + self.table.grace_s
+        return {i: s.grace_until for i, s in enumerate(self.seats) if s.grace_until is not None}
 
     def grace_over(self, seat: int) -> bool:
         """The grace period of ``seat`` ran out: whether a computer player now takes over (the
@@ -799,6 +829,21 @@ class TableCore:
         if r.status != WAITING or not free:
             raise TableError("table_full", "every seat of this table is taken")
         return free[0].record.seat
+
+    def invitation(self, invite: str | None) -> dict[str, Any]:
+        """``POST /api/tables/{id}/check-invite``'s answer: the seat :meth:`check_invite` finds,
+        and what the friend is asked to: the game, its rules, who invites (seat 0, the creator)
+        and who sits where already; the public facts of :meth:`public_info`, no card."""
+        seat = self.check_invite(invite)
+        return {
+            "table": self.id,
+            "seat": seat,
+            "game": self.table.game,
+            "host": self.seats[0].record.name,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "seats": self.seats_info(None),
+        }
 
     def join(
         self, invite: str | None, name: str | None, profile: str | None = None

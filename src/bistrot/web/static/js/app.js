@@ -1,9 +1,9 @@
 // The page's entry point: a small router over the paths the server serves with index.html.
 import { h, clear, toast } from "./dom.js";
-import { t, has, refusal, detectLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
+import { t, has, refusal, startLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
 import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
-import { rulesPage } from "./rules.js";
+import { rulesPage, rulesSummary } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
 import { boardPage } from "./board.js";
@@ -81,7 +81,7 @@ function joinPage(tableId, hash) {
   clear(root);
   root.append(topbar(), h("p", { class: "loading" }, t("table.opening")));
   post(`/api/tables/${encodeURIComponent(tableId)}/check-invite`, { invite }).then(
-    () => { if (!gone) joinForm(tableId, invite); },
+    (invitation) => { if (!gone) joinForm(tableId, invite, invitation); },
     (error) => {
       if (gone) return;
       if ((error.code === "table_full" || error.code === "table_over") && watch) watchOffer(tableId, watch, refusal(error));
@@ -102,7 +102,28 @@ function watchOffer(tableId, watch, why) {
   button.focus();
 }
 
-function joinForm(tableId, invite) {
+/** What a join link invites to (the check-invite answer, docs/protocol.md): the game and who
+ * invites, the rules, and who sits where already (the seat it would take marked as yours). */
+function invitationFacts(invitation) {
+  const { game, host, rules, seats = [], seat: yours } = invitation;
+  const gameName = t(`game.${game}`);
+  const seatText = (s) => {
+    if (s.kind === "open") return s.seat === yours ? `${t("lobby.open_seat")} · ${t("join.yours")}` : t("lobby.open_seat");
+    if (s.kind === "computer") return t("seat.computer", { level: t(`level.${s.level || "medium"}`) });
+    return s.name || t("seat.player_n", { n: s.seat + 1 });
+  };
+  return [
+    h("p", { class: "lead", dataset: { testid: "join-lead" } },
+      host ? t("join.invited_by", { host, game: gameName }) : t("join.invited", { game: gameName })),
+    h("h2", {}, t("join.rules")), rulesSummary(game, rules),
+    h("h2", {}, t("join.seats")),
+    h("ul", { class: "join-seats", dataset: { testid: "join-seats" } }, seats.map((s) => h("li", { dataset: { kind: s.kind } },
+      `${t("lobby.seat_n", { n: s.seat + 1 })}: `, seatText(s),
+      s.seat === 0 && s.kind === "human" ? [" ", h("span", { class: "badge host" }, t("lobby.host"))] : null))),
+  ];
+}
+
+function joinForm(tableId, invite, invitation) {
   const nameInput = h("input", { type: "text", id: "join-name", maxlength: "24", value: playerName(), autocomplete: "nickname",
     placeholder: t("home.name_placeholder") });
   const button = h("button", { type: "submit", class: "btn primary big", dataset: { action: "join" } }, t("join.take_seat"));
@@ -122,7 +143,7 @@ function joinForm(tableId, invite) {
   };
   clear(root);
   root.append(topbar(), h("section", { class: "page narrow join-page" },
-    h("h1", {}, t("join.title")), h("p", { class: "lead" }, t("join.lead")),
+    h("h1", {}, t("join.title")), invitationFacts(invitation),
     h("form", { onsubmit: submit },
       h("div", { class: "field" }, h("label", { for: "join-name" }, t("home.your_name")), nameInput), button)));
   nameInput.focus();
@@ -213,7 +234,7 @@ pruneTables();
 if (!navigator.onLine) warmUp();  // offline: start the card room of this device at once
 // The games and their options (GET /api/games) before the first page: every choice is built from them.
 const [catalog] = await Promise.allSettled([
-  loadCatalog(), setLanguage(detectLanguage(), { remember: false }), loadSharing(), refreshProfileLink()]);
+  loadCatalog(), startLanguage(), loadSharing(), refreshProfileLink()]);
 if (catalog.status === "rejected") errorPage(t("error.title"), catalog.reason?.message || String(catalog.reason));
 else route();
 // Only now: the first language set above must not route the page a second time.

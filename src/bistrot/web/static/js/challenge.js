@@ -155,6 +155,10 @@ export function challengeComparison(data, { highlight } = {}) {
       ? h("p", { class: "hint", dataset: { testid: "facts-hidden" } }, t(`challenge.facts_hidden_${data.game}`)) : null);
 }
 
+/** Whether this browser made challenge `id`: it holds a seat of the game the challenge was made
+ * from. Its player knows every hand of the deal: they are not offered to play it again. */
+const madeHere = (id) => challengeTables(id).some((x) => x.challenges_made?.includes(id) && x.seats?.length);
+
 export async function challengePage(root, id, nav, topbar) {
   clear(root);
   root.append(topbar(), h("p", { class: "loading" }, t("challenge.loading")));
@@ -191,7 +195,7 @@ export async function challengePage(root, id, nav, topbar) {
     h("p", { class: "lead" }, t("challenge.intro", { game: t(`game.${data.game}`) })),
     h("p", { dataset: { testid: "challenge-seat" } }, seatWords(data)),
     rulesSummary(data.game, data.rules),
-    h("div", { class: "field" }, h("label", { for: "challenge-name" }, t("home.your_name")), nameInput),
-    playBtn,
+    madeHere(id) ? h("p", { class: "hint", dataset: { testid: "challenge-yours" } }, t("challenge.made_here"))
+      : [h("div", { class: "field" }, h("label", { for: "challenge-name" }, t("home.your_name")), nameInput), playBtn],
     challengeComparison(data)));
 }

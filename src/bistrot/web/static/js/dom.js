@@ -32,6 +32,10 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A link that the router (`nav`, js/app.js) follows without reloading the page. */
+export const navLink = (nav, path, attrs, ...children) => h("a", { href: path, ...attrs,
+  onclick: (e) => { e.preventDefault(); nav(path); } }, ...children);
+
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

@@ -23,11 +23,18 @@ async function load(code) {
   return dictionaries[code];
 }
 
-/** The language to start with: the stored choice, else the browser's first known language. */
+/** A language the address names (`?lang=ta`), if it is one of the page's. */
+function queryLanguage() {
+  const query = new URLSearchParams(location.search).get("lang");
+  return LANGUAGES.some((l) => l.code === query) ? query : null;
+}
+
+/** The language to start with: the address's `?lang=`, else the stored choice, else the
+ * browser's first known language. */
 export function detectLanguage() {
   const known = new Set(LANGUAGES.map((l) => l.code));
-  const query = new URLSearchParams(location.search).get("lang");
-  if (query && known.has(query)) return query;
+  const query = queryLanguage();
+  if (query) return query;
   try {
     const stored = localStorage.getItem(STORAGE_KEY);
     if (stored && known.has(stored)) return stored;
@@ -38,6 +45,10 @@ export function detectLanguage() {
   }
   return "en";
 }
+
+/** The page's first language (detectLanguage): one the address names is a choice, kept for the
+ * next pages as the language menu keeps one; one detected is not. */
+export const startLanguage = () => setLanguage(detectLanguage(), { remember: !!queryLanguage() });
 
 export async function setLanguage(code, { remember = true } = {}) {
   await load("en");

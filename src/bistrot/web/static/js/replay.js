@@ -288,12 +288,16 @@ export function replayPage(root, tableId, nav, topbar) {
       views = [data.start];
       for (const step of data.steps) views.push(patched(views[views.length - 1], step.change));
       setAnalysis(found);
+      // Opened as "Analyse this game" (the end of a game: /replay/<id>#analysis): asked for at once.
+      const asked = location.hash === "#analysis";
+      if (asked && ["none", "failed"].includes(analysis.status)) requestAnalysis();
       document.title = `${t("replay.title")} · ${t(`game.${data.game}`)} · bistrot`;
       body = h("section", { class: "page replay-page", dataset: { testid: "replay" } });
       clear(root);
       root.append(topbar(), body);
       build();
       draw();
+      if (asked) body.querySelector("[data-testid=analysis]")?.scrollIntoView({ block: "nearest" });
       poll();  // (a job under way already)
       document.addEventListener("keydown", onKey);
     }, (error) => {

@@ -1,7 +1,7 @@
 // The rules pages, and rules options in words. The options themselves (names, types, values,
 // defaults) are the server's (GET /api/games, js/catalog.js); their names and help are in the
 // translations under each option's label ("opt.target", "opt.target.help", "opt.kapothi.announced").
-import { h, clear } from "./dom.js";
+import { h, clear, navLink as link } from "./dom.js";
 import { t, raw } from "./i18n.js";
 import { allGames, optionsOf } from "./catalog.js";
 
@@ -26,9 +26,6 @@ export function rulesSummary(game, rules) {
     .map((o) => h("li", {}, `${t(o.label)}: ${optionValueText(o, rules[o.name])}`));
   return h("ul", { class: "rules-summary" }, items.length ? items : h("li", {}, t("rules.standard")));
 }
-
-/** A link that the router follows without reloading the page. */
-const link = (nav, path, attrs, ...children) => h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); nav(path); } }, ...children);
 
 export function rulesPage(root, game, nav, topbar) {
   clear(root);

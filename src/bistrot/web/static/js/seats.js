@@ -1,6 +1,10 @@
 // A player's name plate: name, computer level, connected / away / replaced by a computer.
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";
+import { countdown } from "./countdown.js";
+
+/** "the computer plays in 25 s": what is left of a seat's grace, to `at` on this device's clock. */
+const graceText = (at) => t("seat.grace_left", { n: Math.max(0, Math.ceil(at - Date.now() / 1000)) });
 
 export function seatStatus(info) {
   if (!info) return { key: "unknown", text: "" };
@@ -8,8 +12,13 @@ export function seatStatus(info) {
   if (info.kind === "open") return { key: "open", text: t("seat.open") };
   // A replay's players: whether they were connected then is neither known nor of interest.
   if (info.past || info.local) return { key: "player", text: "" };  // (local: a hot-seat player)
+  // While this page has lost its own connection, what it last heard of the others may be stale.
+  if (info.stale) return { key: "unknown", text: t("seat.unknown") };
   if (info.away) return { key: "away", text: t("seat.replaced", { level: t(`level.${info.level || "medium"}`) }) };
-  if (!info.connected) return { key: "offline", text: t("seat.offline") };
+  if (!info.connected) {
+    return { key: "offline", text: t("seat.offline"),
+      extra: info.graceAt ? countdown(info.graceAt, { class: "grace-left", dataset: { testid: "grace-left" } }, graceText) : null };
+  }
   // Your own plate: that you are connected goes without saying (the page says when you are not).
   if (info.you) return { key: "you", text: "" };
   return { key: "online", text: t("seat.online") };
@@ -35,6 +44,7 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
     status.key === "computer" || status.key === "away" ? ROBOT() : initial(name, seat)),
   h("span", { class: "plate-text" },
     h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
-    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text) : null,
+    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text,
+      status.extra ? [" · ", status.extra] : null) : null,
     extra));
 }

@@ -360,7 +360,9 @@ export function resultsTable(view, ctx) {
         h("td", {}, suitEl(r.trump), h("span", { class: "sr-only" }, t(`suit.${r.trump}`))),
         sides.map((s) => h("td", { class: r.side === s ? "won" : "" }, String(r.tricks[s]))),
         h("td", {}, tokensCell(r, i)))))),
-    h("p", { class: "legend", dataset: { testid: "scores-legend" } }, t("omi.scores_legend")));
+    // The legend says what the table's marks mean, and it has one: ★ (the dealer's D and the
+    // chooser's suit are the felt's, not this table's).
+    results.some((r) => r.kapothi) ? h("p", { class: "legend", dataset: { testid: "scores-legend" } }, t("omi.scores_legend")) : null);
 }
 
 /** The tricks of a hand. */

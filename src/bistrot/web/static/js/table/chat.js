@@ -5,6 +5,7 @@
 import { h, toast } from "../dom.js";
 import { t, refusal } from "../i18n.js";
 import { post } from "../api.js";
+import { loadTable, saveTable } from "../store.js";
 
 /** Modes whose tables have a chat (the server's tablecore/chat.py MODES). */
 const MODES = ["friends", "hotseat"];
@@ -22,6 +23,27 @@ function muted(T) {
   return T.S.muted;
 }
 
+/** The number of the last message this device has shown of the table's chat: kept with the
+ * table (js/store.js), so that what was seen stays seen when a reconnection or a reload of the
+ * page sends the last messages again. */
+function seenUpTo(T) {
+  T.S.chatSeen ??= loadTable(T.tableId)?.chat_seen || 0;
+  return T.S.chatSeen;
+}
+
+/** Every message received so far is seen (the chat is on screen). */
+function markSeen(T) {
+  const last = Math.max(0, ...(T.S.chat || []).map((m) => m.n));
+  if (last <= seenUpTo(T)) return;
+  T.S.chatSeen = last;
+  const held = loadTable(T.tableId);
+  if (held) saveTable(T.tableId, { ...held, chat_seen: last });
+}
+
+/** The messages not yet seen, of others not muted here. */
+const unreadCount = (T) => (T.S.chat || []).filter((m) => m.n > seenUpTo(T) && !T.seats.includes(m.seat)
+  && !muted(T).has(m.seat)).length;
+
 /** A `chat` message from the server (on any of the page's connections). */
 export function chatReceived(T, msg) {
   const { S } = T;
@@ -29,19 +51,17 @@ export function chatReceived(T, msg) {
   if (S.chat.some((m) => m.n === msg.n)) return;  // a reconnection sends the last ones again
   S.chat.push(msg);
   S.chat.sort((a, b) => a.n - b.n);
-  const mine = T.seats.includes(msg.seat);
-  const shown = S.panel === "chat" || S.shown?.view?.table?.status === "waiting";  // (the lobby shows it)
-  if (!shown && !mine && !muted(T).has(msg.seat)) S.chatUnread = (S.chatUnread || 0) + 1;
+  if (S.panel === "chat" || S.shown?.view?.table?.status === "waiting") markSeen(T);  // (the lobby shows it)
   T.render();
 }
 
 /** The top bar's button (with the count of unread messages), or null at a table without chat. */
 export function chatButton(T) {
   if (!hasChat(T)) return null;
-  const unread = T.S.chatUnread || 0;
+  const unread = unreadCount(T);
   return h("button", { type: "button", class: "icon-btn chat-btn", dataset: { action: "chat" },
     "aria-label": unread ? t("chat.title_unread", { n: unread }) : t("chat.title"),
-    onclick: () => { T.S.chatUnread = 0; T.openPanel("chat"); } },
+    onclick: () => { markSeen(T); T.openPanel("chat"); } },
   t("chat.title"), unread ? h("span", { class: "chat-unread", dataset: { testid: "chat-unread" } }, String(unread)) : null);
 }
 
@@ -109,6 +129,7 @@ function reportForm(T) {
 /** The chat panel's body. */
 export function chatPanel(T, ctx) {
   const { S } = T;
+  markSeen(T);  // (drawn: on screen)
   const off = muted(T);
   const toggle = (seat) => {
     if (off.has(seat)) off.delete(seat); else off.add(seat);

@@ -2,7 +2,7 @@
 // friends table, the end of the game, the short summary of a finished hand, and the panels (the
 // renderer's, e.g. the last trick, and the keyboard help). The game's part of each comes from
 // its renderer (games/index.js).
-import { h } from "../dom.js";
+import { h, navLink } from "../dom.js";
 import { t } from "../i18n.js";
 import { shareBox } from "../qr.js";
 import { challengeComparison } from "../challenge.js";
@@ -73,15 +73,17 @@ export function waitingRoom(T, view, ctx) {
   const { held } = T;
   const open = (view.seats || []).filter((s) => s.kind === "open").length;
   return dialog(t("lobby.title"), h("div", { class: "lobby" },
-    held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
-    held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
-      shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
-    lobbySeats(T, view, ctx),
-    h("p", {}, t("lobby.waiting_n", { n: open })),
-    held.public ? publicStart(T, view, open)
-      : isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
-        t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts")),
-    // People waiting for the others talk here; in the game, the top bar's Chat button.
+    h("div", { class: "lobby-main" },
+      held.join_url ? shareBox(shareUrl(held.join_url), { title: t("lobby.share"), testId: "join-link" }) : null,
+      held.watch_url ? h("details", { class: "watch-link" }, h("summary", {}, t("lobby.watch_link")),
+        shareBox(shareUrl(held.watch_url), { testId: "watch-link", localNote: false })) : null,
+      lobbySeats(T, view, ctx),
+      h("p", {}, t("lobby.waiting_n", { n: open })),
+      held.public ? publicStart(T, view, open)
+        : isCreator(T) ? h("button", { type: "button", class: "btn primary", dataset: { action: "start" }, onclick: () => startNow(T) },
+          t("lobby.start_now")) : h("p", { class: "hint" }, t("lobby.host_starts"))),
+    // People waiting for the others talk here; in the game, the top bar's Chat button. Beside
+    // or under the rest, which scrolls alone: the box to write in stays in the window.
     hasChat(T) ? h("section", { class: "lobby-chat" }, h("h3", {}, t("chat.title")), chatPanel(T, ctx)) : null),
   null, "lobby-overlay");
 }
@@ -89,7 +91,8 @@ export function waitingRoom(T, view, ctx) {
 /** The challenge links the end-of-game dialog has already scrolled to. */
 const revealed = new WeakSet();
 
-/** The end of the game: the renderer's title and detail, then rematch, challenge, home. */
+/** The end of the game: the renderer's title and detail, then rematch, challenge, the game's
+ * replay and its analysis (the replay page asked to analyse it: replay.js), home. */
 export function overScreen(T, view, ctx) {
   const { S, held, tableId, nav } = T;
   const { title, detail } = rendererFor(view.game).over(view, ctx);
@@ -114,6 +117,8 @@ export function overScreen(T, view, ctx) {
           onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } }, t("over.see_challenge"))
         : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
           t("over.challenge"))),
+      navLink(nav, `/replay/${tableId}`, { class: "btn", dataset: { action: "replay" } }, t("history.replay")),
+      navLink(nav, `/replay/${tableId}#analysis`, { class: "btn", dataset: { action: "analysis" } }, t("replay.analyse")),
       h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
     S.challenge && h("div", { class: "challenge-share", dataset: { testid: "challenge-share" } },
       shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" })),

@@ -29,10 +29,15 @@ export function tableContext(T) {
     me: S.showSeat,
     neutral: T.hotseat,
     name: (seat) => nameOf(T, view, seat),
-    // Hot seat: everybody is at this device, so whether a player is "connected" means nothing.
     seatInfo: (seat) => {
       const info = (view?.seats || []).find((s) => s.seat === seat);
-      return T.hotseat && info?.kind === "human" ? { ...info, local: true } : info;
+      if (info?.kind !== "human") return info;
+      // Hot seat: everybody is at this device, so whether a player is "connected" means nothing.
+      if (T.hotseat) return { ...info, local: true };
+      // Our own connection lost: the others' presence is as last known, and may be stale.
+      if (S.lost && !info.you) return { ...info, stale: true };
+      // A grace period's seconds left, counted from when this page received them (its own clock).
+      return typeof info.grace_left === "number" ? { ...info, graceAt: (S.shown.at || Date.now()) / 1000 + info.grace_left } : info;
     },
     act: T.act,
     rerender: T.render,

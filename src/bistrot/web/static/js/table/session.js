@@ -55,12 +55,14 @@ export function openSession(T, { describe }) {
       if (!S.lost) {
         S.lost = true;
         notice(t("conn.lost"), "warn");
+        render();  // the others' presence is no longer known (render.js)
       }
     } else if (statuses.every((s) => s === "open")) {
       if (S.lost) {
         S.lost = false;
         notice(null);
         toast(t("conn.back"), "ok", 2500);
+        render();
       }
       if (status === "open" && S.pending && S.pending.seat === seat) {
         // The answer to our last action may have been lost with the connection: the same id
@@ -72,6 +74,7 @@ export function openSession(T, { describe }) {
 
   function onMessage(seat, msg) {
     if (msg.type === "state") {
+      msg.at = Date.now();  // (a seat's grace_left counts from here: seats.js)
       if (reseated(T, seat, msg)) return;  // moved to another seat before the start
       S.latest.set(seat, msg);
       if (seat === S.showSeat) {

@@ -1,0 +1,47 @@
+"""Who is at the table, as the page knows it (issue 37, item 9): while this page has lost its
+own connection the others' seats no longer claim "connected"; a friend who left shows how long
+before the computer takes their seat, counting down."""
+
+from __future__ import annotations
+
+import re
+
+from .browser_kit import friends_playing, shot
+
+STATUS_JS = "seat => document.querySelector(`[data-testid=plate-${seat}]`)?.dataset.status"
+
+
+def wait_status(page, seat: int, status: str) -> None:
+    page.wait_for_function(
+        "([seat, want]) => document.querySelector(`[data-testid=plate-${seat}]`)?.dataset.status === want",
+        arg=[seat, status], timeout=30000)
+
+
+def test_presence_is_as_last_known_and_a_grace_counts_down(own_server, pages):
+    ama, kasun = friends_playing(pages, own_server.base)
+    wait_status(ama, 1, "online")
+
+    # Our own connection lost: Kasun's seat is no longer said to be connected.
+    own_server.stop()
+    ama.wait_for_selector("#notice:not([hidden])", timeout=30000)
+    wait_status(ama, 1, "unknown")
+    assert "connected" not in ama.locator("[data-testid=plate-1] .plate-status").inner_text()
+    assert ama.evaluate(STATUS_JS, 2) == "computer"  # (a computer player stays one)
+    shot(ama, "presence-unknown")
+    own_server.start()
+    ama.wait_for_selector("#notice", state="hidden", timeout=30000)
+    wait_status(ama, 1, "online")
+
+    # Kasun leaves: the others see how long before the computer plays for him, counting down.
+    kasun.close()
+    wait_status(ama, 1, "offline")
+    grace = ama.locator("[data-testid=plate-1] [data-testid=grace-left]")
+    first = grace.inner_text()
+    seconds = int(re.fullmatch(r"the computer plays in (\d+) s", first).group(1))
+    assert 0 < seconds <= 30  # the server's grace_s
+    ama.wait_for_function(
+        "t => document.querySelector('[data-testid=plate-1] [data-testid=grace-left]')?.textContent !== t",
+        arg=first, timeout=30000)
+    later = int(re.search(r"\d+", grace.inner_text()).group())
+    assert later < seconds
+    shot(ama, "presence-grace")
