@@ -237,15 +237,26 @@ def play_out(
     raise AssertionError("the game did not end")
 
 
+#: Oti's values from the lowest to keep to the highest: the plain values, then 2, 5 and 10 (they
+#: go on anything, so a player keeps them for last).
+OTI_ORDER = {value: i for i, value in enumerate("3 4 6 7 8 9 J Q K A 2 5 T".split())}
+
+
 def oti_policy(rng: random.Random) -> Any:
-    """A plain Oti player for :func:`play_out`'s ``choose``: ready at once, plays a random card,
-    picks up only when it must (always taking the first legal action may never end a game)."""
+    """A plain Oti player for :func:`play_out`'s ``choose``: ready at once, plays its lowest value
+    (as many cards of it as it may; 2, 5 and 10 last), picks up only when it must, ``rng``
+    breaking ties. Its two-player games take a median of 66 actions and at most 140 in 300
+    deals, where random plays took up to 4,019 (a test waiting on thousands of round trips on a
+    loaded machine once timed out)."""
 
     def choose(legal: list[str]) -> str:
         if "ready" in legal:
             return "ready"
-        plays = [a for a in legal if a != "pickup"]
-        return rng.choice(plays) if plays else legal[0]
+        plays = [a for a in legal if a.startswith("play ")]
+        if plays:
+            return min(plays, key=lambda a: (OTI_ORDER[a.split()[1][:-1]], -len(a.split()), rng.random()))
+        others = [a for a in legal if a != "pickup"]
+        return others[0] if others else legal[0]
 
     return choose
 
