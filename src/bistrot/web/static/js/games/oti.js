@@ -263,7 +263,7 @@ export function renderOti(view, ctx) {
           onclick: () => ctx.act("ready") }, t("oti.ready")),
         view.phase === "swap" && !opts.ready && view.ready[me] ? h("p", { class: "hint" }, t("oti.waiting_ready")) : null,
         view.play_again && view.to_move === me ? h("p", { class: "hint" }, t("oti.play_again")) : null),
-      h("div", { class: ["hand", "oti-hand", handCards.length > 10 && "crowded", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
+      h("div", { class: ["hand", "oti-hand", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
         dataset: { testid: "hand" }, style: { "--n": String(handCards.length) } },
       handCards.map((c) => button(c, "hand"))));
   }

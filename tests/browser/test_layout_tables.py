@@ -1,0 +1,111 @@
+"""The tables fit the windows people use (issue 37, items 2, 3 and 7): at a laptop (1280x800), a
+tablet (768x1024) and a phone held upright (360x640) and sideways (640x360), the whole table is
+in the window without scrolling, a card flying to the pile never hides what the pile says, the
+other players can be told apart however narrow their plates, a name cut short never hides its
+badges, and nothing is cut: the language menu, the pile's words, the cards known in a hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from .browser_kit import shot
+from .layout_kit import CLIPPED_JS, CUT_MENUS_JS, SIZE_IDS, SIZES, covered, overflow, seen_names
+from .omi_driver import choose_trump, wait_for_turn
+from .oti_driver import play_a_turn, state
+
+PHONES = [(360, 640), (640, 360)]
+LANGUAGES = ["en", "fr", "si", "ta", "zh"]
+
+
+def languages_at(width: int, height: int) -> list[str]:
+    """Every language on the phones (si, ta and zh words are the widest and tallest), English
+    elsewhere."""
+    return LANGUAGES if (width, height) in PHONES else ["en"]
+
+
+def assert_fits(page, where: str) -> None:
+    """The page is no larger than its window, and the top bar, the table and the last line of
+    the log are wholly inside it."""
+    size = overflow(page, ".topbar", ".action-log", ".felt, .felt *")
+    assert size["width"] <= 0 and size["height"] <= 0 and size["outside"] == [], (where, size)
+
+
+def assert_told_apart(page, selector: str, where: str) -> list[dict]:
+    """The plates of ``selector`` show names that differ from each other, and all their badges."""
+    plates = seen_names(page, selector)
+    seen = [p["seen"] for p in plates]
+    assert len(set(seen)) == len(seen), (where, plates)
+    assert all(p["seen"] for p in plates), (where, plates)
+    assert not [p for p in plates if p["hiddenBadges"]], (where, plates)
+    return plates
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_an_oti_table_can_be_read_at_every_size(server, pages, width, height):
+    """Swapping (the computer players "ready"), in every language the size is checked in: the
+    table fits, the three opponents (all "Computer n") are told apart, their "ready" badges seen,
+    nothing lies over a control, the pile's words and the language menu are not cut."""
+    for lang in languages_at(width, height):
+        page = pages.new(width=width, height=height)
+        page.goto(server.base + f"/play/oti?level=easy&players=4&lang={lang}")
+        page.wait_for_selector("[data-action=ready]")
+        page.wait_for_function("() => document.querySelectorAll('.oti-seat .badge.ready').length === 3", timeout=30000)
+        where = f"{lang} {width}x{height}"
+        assert_fits(page, where)
+        assert_told_apart(page, ".oti-seat .plate", where)
+        assert covered(page) == [], where
+        assert page.evaluate(CLIPPED_JS, ".oti-centre, .oti-centre *") == [], where
+        assert page.evaluate(CUT_MENUS_JS) == [], where
+        shot(page, f"layout-oti-swap-{lang}-{width}x{height}")
+        page.close()
+
+
+#: Each card flying to the pile is stopped where it sets off, to be looked at along its way.
+HOLD_FLIGHTS = """new MutationObserver(() => document.querySelectorAll('.pile-card.enter')
+  .forEach((card) => card.getAnimations().forEach((a) => a.pause())))
+  .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });"""
+
+#: The pile's words ("Pile: 3", "Draw: 16", what beats the pile) that something else lies over
+#: at any point of the flights under way (each is stopped at several points of its way).
+FLIGHT_COVERS_JS = """() => {
+  const flights = document.getAnimations().filter((a) => a.animationName === 'drop' && a.playState === 'paused');
+  const found = new Set();
+  for (let at = 0; at <= 1; at += 0.05) {
+    for (const f of flights) { f.pause(); f.currentTime = Math.min(at, 0.999) * f.effect.getComputedTiming().duration; }
+    for (const label of document.querySelectorAll('.oti-centre .pile-label')) {
+      // its middle and the four corners of its text (a card over any of them hides part of it)
+      const r = label.getBoundingClientRect(), x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+      for (const [px, py] of [[x, y], [r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+        [r.right - 2, r.bottom - 2]]) {
+        const hit = document.elementFromPoint(px, py);
+        if (!hit || !label.contains(hit)) found.add(`${label.textContent} under ${hit?.className}`);
+      }
+    }
+  }
+  flights.forEach((f) => f.finish());
+  return { flights: flights.length, found: [...found] };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_an_oti_table_still_fits_as_hands_grow(server, pages, width, height):
+    """Picking the pile up three turns in four (as the rules let us: our hand grows), the table still fits
+    its window after every turn, and no card on its way to the pile lies over the pile's words."""
+    page = pages.new(width=width, height=height, motion="no-preference")
+    page.add_init_script(HOLD_FLIGHTS)
+    page.goto(server.base + "/play/oti?level=easy&players=4&voluntary_pickup=on")
+    flights = 0
+    most = 0
+    for turn in range(40):
+        s = state(page)
+        if s["over"] or (most >= 8 and flights):
+            break
+        most = max(most, len(s["hand"]))
+        assert_fits(page, f"turn {turn}, {len(s['hand'])} cards in hand")
+        seen = page.evaluate(FLIGHT_COVERS_JS)
+        flights += seen["flights"]
+        assert seen["found"] == [], (turn, seen)
+        play_a_turn(page, s, pick_up=turn % 4 != 0)
+    assert flights, "no card was seen on its way to the pile"
+    assert most >= 8, (most, turn, s)
+    shot(page, f"layout-oti-grown-{width}x{height}")
