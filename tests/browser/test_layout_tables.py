@@ -109,3 +109,39 @@ def test_an_oti_table_still_fits_as_hands_grow(server, pages, width, height):
     assert flights, "no card was seen on its way to the pile"
     assert most >= 8, (most, turn, s)
     shot(page, f"layout-oti-grown-{width}x{height}")
+
+
+#: The rows of cards known to be in another player's hand: their word and its explanation, and
+#: the parts of the row (cards, "+6") that end outside the seat they belong to.
+KNOWN_JS = """() => [...document.querySelectorAll('.oti-seat .known')].map((row) => {
+  const seat = row.closest('.oti-seat').getBoundingClientRect();
+  const label = row.querySelector('.known-label');
+  const outside = [...row.querySelectorAll('*')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width && (r.left < seat.left - 0.5 || r.right > seat.right + 0.5 || r.bottom > seat.bottom + 0.5);
+  }).map((el) => el.textContent.trim() || el.className);
+  return { label: label && label.getBoundingClientRect().width ? label.textContent.trim() : '',
+           why: row.title, cards: row.querySelectorAll('.card').length, outside };
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (768, 1024), (640, 360)], ids=["1280x800", "768x1024", "640x360"])
+def test_the_cards_known_in_a_hand_are_said_to_be_so(server, pages, width, height):
+    """Once another player holds cards everybody saw go into their hand (picked up from the
+    pile), the row of them under their backs has a word saying what they are, an explanation,
+    and stays inside the seat, "+n" and all. (A phone held upright does not show the row.)"""
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + "/play/oti?level=easy&players=4")
+    rows: list[dict] = []
+    for _ in range(80):
+        s = state(page)
+        rows = page.evaluate(KNOWN_JS)
+        if s["over"] or rows:
+            break
+        play_a_turn(page, s)
+    assert rows, "nobody picked a card up"
+    for row in rows:
+        assert row["label"] == "Known in hand" and "picked up" in row["why"], row
+        assert row["cards"] and row["outside"] == [], row
+    assert_fits(page, f"{width}x{height}")
+    shot(page, f"layout-oti-known-{width}x{height}")

@@ -148,9 +148,13 @@ function otherSeat(view, seat, ctx) {
     }),
     h("div", { class: "oti-hand-count", dataset: { testid: `hand-count-${seat}` }, "aria-label": plural("seat.cards_n", count) },
       otherHand(view, seat, count, null, 8), h("span", { class: "count" }, String(count))),
-    known.length && !view.hands ? h("div", { class: "known", "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
+    // The cards everybody saw go into this hand, said to be so (a word, and why when pointed at).
+    known.length && !view.hands ? h("div", { class: "known", title: t("oti.known_why"),
+      "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
+    h("span", { class: "known-label", "aria-hidden": "true" }, t("oti.known_label")),
+    h("span", { class: "known-cards" },
       known.slice(0, 6).map((c) => cardEl(c, { extraClass: "micro", label: ctx.cardName(c) })),
-      known.length > 6 ? h("span", { class: "more" }, `+${known.length - 6}`) : null) : null,
+      known.length > 6 ? h("span", { class: "more" }, `+${known.length - 6}`) : null)) : null,
     tableCards(view, seat, ctx, { upCard: (c) => cardEl(c, { extraClass: "up", label: ctx.cardName(c) }) }));
 }
 
