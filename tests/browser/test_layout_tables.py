@@ -145,3 +145,31 @@ def test_the_cards_known_in_a_hand_are_said_to_be_so(server, pages, width, heigh
         assert row["cards"] and row["outside"] == [], row
     assert_fits(page, f"{width}x{height}")
     shot(page, f"layout-oti-known-{width}x{height}")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_an_omi_table_can_be_read_at_every_size(server, pages, width, height):
+    """Choosing trumps, then with the whole hand and the log saying which trumps were chosen, in
+    every language the size is checked in: the table fits its window (the log's line too), the
+    players are told apart and their badges (dealer, chose trumps) seen, nothing lies over a
+    control, the language menu is not cut."""
+    for lang in languages_at(width, height):
+        page = pages.new(width=width, height=height)
+        page.goto(server.base + f"/play/omi?level=easy&lang={lang}")
+        snap = wait_for_turn(page)
+        where = f"{lang} {width}x{height}"
+        for moment in ("trumps", "hand"):
+            assert_fits(page, f"{where} {moment}")
+            assert_told_apart(page, ".felt [data-testid^=plate-]", f"{where} {moment}")
+            # your own plate has the width of the table: your name whole
+            mine = seen_names(page, ".felt .bottom [data-testid^=plate-]")
+            assert [p["seen"] for p in mine] == [p["full"] for p in mine], (where, moment, mine)
+            assert covered(page) == [], f"{where} {moment}"
+            assert page.evaluate(CUT_MENUS_JS) == [], f"{where} {moment}"
+            if moment == "trumps":
+                choose_trump(page, snap["suits"][0])
+                wait_for_turn(page)
+                page.wait_for_function("() => document.querySelector('[data-testid=log]').textContent.trim()",
+                                       timeout=30000)
+        shot(page, f"layout-omi-{lang}-{width}x{height}")
+        page.close()

@@ -57,6 +57,7 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
       h("span", { class: "plate-who", title: name },
         shared ? h("span", { class: "plate-shared" }, shared) : null, h("span", { class: "plate-own" }, own)),
       ...badges.filter(Boolean)),
-    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text) : null,
+    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }),
+      h("span", { class: "plate-status-text" }, status.text)) : null,
     extra));
 }
