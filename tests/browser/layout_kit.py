@@ -109,7 +109,8 @@ SEEN_NAMES_JS = """(selector) => {""" + VISIBLE_BOX_JS + """
       if (node.parentElement.closest('.badge')) continue;
       const holder = node.parentElement;
       const box = visibleBox(node);
-      const cut = getComputedStyle(holder).textOverflow === 'ellipsis' && holder.scrollWidth > holder.clientWidth + 1;
+      const cut = getComputedStyle(holder).textOverflow === 'ellipsis'
+        && holder.scrollWidth > holder.clientWidth + 1;
       const right = box.right - (cut ? ellipsisWidth(holder) : 0);
       for (let i = 0; i < node.length; i++) {
         const range = document.createRange();

@@ -10,7 +10,7 @@ import pytest
 
 from .browser_kit import shot
 from .layout_kit import CLIPPED_JS, CUT_MENUS_JS, SIZE_IDS, SIZES, covered, overflow, seen_names
-from .omi_driver import choose_trump, wait_for_turn
+from .omi_driver import choose_trump, play_until_over, wait_for_turn
 from .oti_driver import play_a_turn, state
 
 PHONES = [(360, 640), (640, 360)]
@@ -49,7 +49,8 @@ def test_an_oti_table_can_be_read_at_every_size(server, pages, width, height):
         page = pages.new(width=width, height=height)
         page.goto(server.base + f"/play/oti?level=easy&players=4&lang={lang}")
         page.wait_for_selector("[data-action=ready]")
-        page.wait_for_function("() => document.querySelectorAll('.oti-seat .badge.ready').length === 3", timeout=30000)
+        page.wait_for_function("() => document.querySelectorAll('.oti-seat .badge.ready').length === 3",
+                               timeout=30000)
         where = f"{lang} {width}x{height}"
         assert_fits(page, where)
         assert_told_apart(page, ".oti-seat .plate", where)
@@ -68,15 +69,17 @@ HOLD_FLIGHTS = """new MutationObserver(() => document.querySelectorAll('.pile-ca
 #: The pile's words ("Pile: 3", "Draw: 16", what beats the pile) that something else lies over
 #: at any point of the flights under way (each is stopped at several points of its way).
 FLIGHT_COVERS_JS = """() => {
-  const flights = document.getAnimations().filter((a) => a.animationName === 'drop' && a.playState === 'paused');
+  const flights = document.getAnimations()
+    .filter((a) => a.animationName === 'drop' && a.playState === 'paused');
   const found = new Set();
   for (let at = 0; at <= 1; at += 0.05) {
-    for (const f of flights) { f.pause(); f.currentTime = Math.min(at, 0.999) * f.effect.getComputedTiming().duration; }
+    for (const f of flights) f.currentTime = Math.min(at, 0.999) * f.effect.getComputedTiming().duration;
     for (const label of document.querySelectorAll('.oti-centre .pile-label')) {
       // its middle and the four corners of its text (a card over any of them hides part of it)
       const r = label.getBoundingClientRect(), x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
-      for (const [px, py] of [[x, y], [r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
-        [r.right - 2, r.bottom - 2]]) {
+      const points = [[x, y], [r.left + 2, r.top + 2], [r.right - 2, r.top + 2], [r.left + 2, r.bottom - 2],
+        [r.right - 2, r.bottom - 2]];
+      for (const [px, py] of points) {
         const hit = document.elementFromPoint(px, py);
         if (!hit || !label.contains(hit)) found.add(`${label.textContent} under ${hit?.className}`);
       }
@@ -118,14 +121,16 @@ KNOWN_JS = """() => [...document.querySelectorAll('.oti-seat .known')].map((row)
   const label = row.querySelector('.known-label');
   const outside = [...row.querySelectorAll('*')].filter((el) => {
     const r = el.getBoundingClientRect();
-    return r.width && (r.left < seat.left - 0.5 || r.right > seat.right + 0.5 || r.bottom > seat.bottom + 0.5);
+    return r.width
+      && (r.left < seat.left - 0.5 || r.right > seat.right + 0.5 || r.bottom > seat.bottom + 0.5);
   }).map((el) => el.textContent.trim() || el.className);
   return { label: label && label.getBoundingClientRect().width ? label.textContent.trim() : '',
            why: row.title, cards: row.querySelectorAll('.card').length, outside };
 })"""
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (768, 1024), (640, 360)], ids=["1280x800", "768x1024", "640x360"])
+@pytest.mark.parametrize(("width", "height"), [s for s in SIZES if s != (360, 640)],
+                         ids=[i for i in SIZE_IDS if i != "360x640"])
 def test_the_cards_known_in_a_hand_are_said_to_be_so(server, pages, width, height):
     """Once another player holds cards everybody saw go into their hand (picked up from the
     pile), the row of them under their backs has a word saying what they are, an explanation,
@@ -173,3 +178,36 @@ def test_an_omi_table_can_be_read_at_every_size(server, pages, width, height):
                                        timeout=30000)
         shot(page, f"layout-omi-{lang}-{width}x{height}")
         page.close()
+
+
+#: How the end of the match's table of hands sits in its dialog: each cell's edges against the
+#: dialog's inner edges (inside its padding), and whether the dialog scrolls sideways.
+RESULTS_JS = """() => {
+  const dialog = document.querySelector('.over-overlay .dialog');
+  const d = dialog.getBoundingClientRect(), style = getComputedStyle(dialog);
+  const inner = { left: d.left + parseFloat(style.paddingLeft),
+                  right: d.right - parseFloat(style.paddingRight) };
+  const cells = [...dialog.querySelectorAll('table.results th, table.results td')];
+  return {
+    past: cells.filter((c) => { const r = c.getBoundingClientRect();
+      return r.left < inner.left - 0.5 || r.right > inner.right + 0.5; }).map((c) => c.textContent.trim()),
+    sideways: dialog.scrollWidth > dialog.clientWidth + 1,
+    rows: dialog.querySelectorAll('table.results tbody tr').length,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["360x640", "640x360"])
+def test_the_end_of_an_omi_match_fits_a_phone(server, pages, width, height):
+    """A match to one token, played to its end: the table of its hands, tokens column and all,
+    is inside its dialog's margins, the dialog does not scroll sideways, in every language."""
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + "/play/omi?level=easy&target=1")
+    play_until_over(page)
+    for lang in LANGUAGES:
+        page.select_option("[data-testid=language]", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'", timeout=30000)
+        page.wait_for_selector(".over-overlay table.results")
+        seen = page.evaluate(RESULTS_JS)
+        assert seen["rows"] and seen["past"] == [] and not seen["sideways"], (lang, seen)
+        shot(page, f"layout-omi-over-{lang}-{width}x{height}")
