@@ -211,3 +211,28 @@ def test_the_end_of_an_omi_match_fits_a_phone(server, pages, width, height):
         seen = page.evaluate(RESULTS_JS)
         assert seen["rows"] and seen["past"] == [] and not seen["sideways"], (lang, seen)
         shot(page, f"layout-omi-over-{lang}-{width}x{height}")
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["360x640", "640x360"])
+def test_friends_of_one_first_name_are_told_apart(server, pages, width, height):
+    """Four friends at one device, all called Anushka: each player's plate shows the part of the
+    name that tells them apart (the surname), however narrow the plate."""
+    names = ["Anushka Perera", "Anushka Silva", "Anushka Fernando", "Anushka Jayasuriya"]
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + "/")
+    page.click("label.choice-card[for=game-oti]")
+    page.click("label.segment:has([data-testid=mode-hotseat])")
+    page.wait_for_selector("label.segment.chosen:has([data-testid=mode-hotseat])")
+    for seat, name in enumerate(names):
+        page.fill(f"[data-testid=hotseat-name-{seat}]", name)
+    for seat, name in enumerate(names):  # (the form kept them: the home page may draw itself again)
+        assert page.input_value(f"[data-testid=hotseat-name-{seat}]") == name
+    page.click("[data-action=create]")
+    page.wait_for_selector("[data-testid=pass-screen] button", timeout=30000)
+    page.click("[data-testid=pass-screen] button")
+    page.wait_for_selector(".oti-seat .plate")
+    plates = assert_told_apart(page, ".oti-seat .plate", f"{width}x{height}")
+    for plate in plates:
+        surname = plate["full"].split()[-1]
+        assert surname[:5] in plate["seen"], plates  # (a long one may be cut after its start)
+    shot(page, f"layout-oti-friends-{width}x{height}")
