@@ -263,6 +263,18 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     assert at_step(page, index + 1)["marks"] == [mark]
+    # From the deal, "next marked move" goes from mark to mark, "previous" back (issue 37 item 5).
+    page.click("[data-action=replay-start]")
+    at_step(page, 0)
+    assert page.locator("[data-action=replay-prev-mark]").is_disabled()
+    for index, mark in omi_marked:
+        page.click("[data-action=replay-next-mark]")
+        assert at_step(page, index + 1)["marks"] == [mark]
+    assert page.locator("[data-action=replay-next-mark]").is_disabled()
+    for index, mark in reversed(omi_marked[:-1]):
+        page.click("[data-action=replay-prev-mark]")
+        assert at_step(page, index + 1)["marks"] == [mark]
+    index, mark = omi_marked[0]
 
     # In another language, the same replay.
     page.select_option("[data-testid=language]", "fr")

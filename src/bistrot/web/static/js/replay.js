@@ -106,6 +106,16 @@ export function replayPage(root, tableId, nav, topbar) {
     };
   };
 
+  /** The steps (1: after the first action) the analysis marked, in order. */
+  const markedSteps = () => data.steps.map((step, i) => (MARKS.includes(judged.get(step.index)?.mark) ? i + 1 : 0))
+    .filter(Boolean);
+  /** The marked step before `at` (-1) or after it (+1), or null: where the mark buttons go. */
+  const markFrom = (direction) => {
+    const marked = markedSteps();
+    const found = direction < 0 ? marked.filter((k) => k < at).pop() : marked.find((k) => k > at);
+    return found ?? null;
+  };
+
   const go = (k) => {
     const next = Math.max(0, Math.min(data.steps.length, k));
     if (next === at) return;
@@ -227,6 +237,9 @@ export function replayPage(root, tableId, nav, topbar) {
         oninput: (e) => go(Number(e.target.value)) }),
       forward: button("replay-forward", t("replay.forward"), "▶", () => at + 1),
       end: button("replay-end", t("replay.end"), "⏭", () => total),
+      // as chess sites do: from one marked move to the next (shown once the analysis is there)
+      prevMark: button("replay-prev-mark", t("replay.prev_mark"), "◀!", () => markFrom(-1) ?? at),
+      nextMark: button("replay-next-mark", t("replay.next_mark"), "!▶", () => markFrom(1) ?? at),
       stage: h("div", { class: "replay-stage" }),
     };
     clear(body);
@@ -237,7 +250,7 @@ export function replayPage(root, tableId, nav, topbar) {
           onclick: () => download(tableId, headers).catch((error) => toast(refusal(error), "error", 6000)) },
         t("replay.download"))),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-        controls.start, controls.back, controls.slider, controls.forward, controls.end),
+        controls.prevMark, controls.start, controls.back, controls.slider, controls.forward, controls.end, controls.nextMark),
       controls.stage);
   }
 
@@ -258,6 +271,10 @@ export function replayPage(root, tableId, nav, topbar) {
     slider.setAttribute("aria-valuetext", at === 0 ? t("replay.deal") : t("replay.move_of", { n: at, total }));
     controls.start.disabled = controls.back.disabled = at === 0;
     controls.forward.disabled = controls.end.disabled = at === total;
+    const anyMark = markedSteps().length > 0;
+    controls.prevMark.hidden = controls.nextMark.hidden = !anyMark;
+    controls.prevMark.disabled = markFrom(-1) === null;
+    controls.nextMark.disabled = markFrom(1) === null;
     patch(controls.stage, [
       caption(view, ctx),
       h("div", { class: ["table-wrap", "replay-table", `game-${view.game}`] }, rendererFor(view.game).table(view, ctx)),
