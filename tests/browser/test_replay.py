@@ -263,6 +263,11 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     assert at_step(page, index + 1)["marks"] == [mark]
+    # Every hand readable on a laptop: cards of 36 px or more, their ranks 12 px or more.
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.open-hand .card')].map(c => [
+      c.getBoundingClientRect().width,
+      parseFloat(getComputedStyle(c.querySelector('.corner-rank')).fontSize)])""")
+    assert sizes and all(w >= 36 and f >= 12 for w, f in sizes), sizes
     # From the deal, "next marked move" goes from mark to mark, "previous" back (issue 37 item 5).
     page.click("[data-action=replay-start]")
     at_step(page, 0)
