@@ -299,6 +299,24 @@ def test_finished_games_are_listed_and_replayed_on_a_phone(server, pages, played
     oti_replay(server, page, played, "360x640")
 
 
+def test_the_replay_calls_you_what_the_game_did(server, pages):
+    """A player who gave no name was "You" at the table: so they are in the replay of the game
+    (not "Player 1"), the computer players keeping their names (issue 37 item 5)."""
+    page = pages.new()
+    page.goto(server.base + "/play/omi?level=easy&target=1")
+    omi_driver.wait_for_turn(page)
+    table = table_id(page)
+    name_js = "(p) => p.querySelector('.plate-name').firstChild.textContent"
+    at_table = page.locator("[data-testid=plate-0]").evaluate(name_js)
+    omi_driver.play_until_over(page)
+    page.goto(f"{server.base}/replay/{table}")
+    page.wait_for_selector("[data-testid=replay-slider]")
+    names = page.evaluate(f"() => [...document.querySelectorAll('.replay-table [data-testid^=plate-]')]"
+                          f".map(p => [p.dataset.testid, ({name_js})(p)])")
+    assert at_table == "You" and ["plate-0", "You"] in names, (at_table, names)
+    assert ["plate-1", "Computer 2"] in names, names
+
+
 def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):
     page = pages.new()
     page.goto(server.base + "/play/omi?level=easy&target=1")

@@ -90,8 +90,10 @@ export function replayPage(root, tableId, nav, topbar) {
   const viewAt = (k) => {
     return { ...views[k], seats: data.seats };
   };
-  // The names the table would show: the server's, or the ones typed on this device (hot seat).
-  const nameT = { held, S: { showSeat: null }, hotseat: true };
+  // The names the table showed: the server's, or the ones typed on this device (hot seat), and
+  // "You" for the one seat this browser played, if the game gave it no name (as at the table).
+  const mine = held.seats?.length === 1 ? held.seats[0].seat : null;
+  const nameT = { held, S: { showSeat: mine }, hotseat: mine === null };
   const context = (view, before) => {
     const moved = before ? rendererFor(view.game).step(before, view) : { fresh: new Set(), heldTrick: null };
     return {
