@@ -268,6 +268,20 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
       c.getBoundingClientRect().width,
       parseFloat(getComputedStyle(c.querySelector('.corner-rank')).fontSize)])""")
     assert sizes and all(w >= 36 and f >= 12 for w, f in sizes), sizes
+    # The list of moves beside the board: one a move, the marked ones marked, a click goes there.
+    moves = page.evaluate("""() => {
+      const list = document.querySelector('[data-testid=replay-moves]').getBoundingClientRect();
+      const table = document.querySelector('.replay-table').getBoundingClientRect();
+      return { n: document.querySelectorAll('.replay-move').length,
+               marks: document.querySelectorAll('.replay-move .mark').length,
+               beside: list.left >= table.right && list.top < table.bottom
+                 && list.bottom <= table.bottom + 1 };
+    }""")
+    total = replay_state(page)["max"]
+    assert moves == {"n": total, "marks": len(omi_marked), "beside": True}, moves
+    page.click(f"[data-testid=replay-moves] [data-step='{total // 2}']")
+    at_step(page, total // 2)
+    assert page.locator(".replay-move[aria-current=step]").get_attribute("data-step") == str(total // 2)
     # From the deal, "next marked move" goes from mark to mark, "previous" back (issue 37 item 5).
     page.click("[data-action=replay-start]")
     at_step(page, 0)

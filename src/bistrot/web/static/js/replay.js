@@ -256,6 +256,30 @@ export function replayPage(root, tableId, nav, topbar) {
       controls.stage);
   }
 
+  /** Every move of the game, as chess sites list them beside the board: its number, who and what,
+   * its mark; a click goes to it, the one on the board is marked current. */
+  function moveList(ctx) {
+    return h("ol", { class: "replay-moves", dataset: { testid: "replay-moves" }, "aria-label": t("replay.moves") },
+      data.steps.map((step, i) => {
+        const mark = judged.get(step.index)?.mark;
+        return h("li", {}, h("button", {
+          type: "button", class: ["replay-move", at === i + 1 && "current"], dataset: { step: String(i + 1) },
+          "aria-current": at === i + 1 ? "step" : null, onclick: () => go(i + 1),
+        }, h("span", { class: "replay-move-n" }, `${i + 1}.`), ` ${ctx.name(step.seat)} ${actionLabel(step.action)}`,
+        MARKS.includes(mark) ? h("span", { class: ["badge", "mark", `mark-${mark}`] }, t(`replay.mark_${mark}`)) : null));
+      }));
+  }
+
+  /** The list's current move brought into sight inside the list (the page itself stays put). */
+  function showCurrentMove() {
+    const list = controls.stage.querySelector(".replay-moves");
+    const current = list?.querySelector(".replay-move.current");
+    if (!list || !current) return;
+    const top = current.offsetTop - list.offsetTop, bottom = top + current.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+
   function outcome(view, ctx) {
     const renderer = rendererFor(view.game);
     if (!view.is_over) return null;
@@ -280,10 +304,12 @@ export function replayPage(root, tableId, nav, topbar) {
     patch(controls.stage, [
       caption(view, ctx),
       h("div", { class: ["table-wrap", "replay-table", `game-${view.game}`] }, rendererFor(view.game).table(view, ctx)),
+      moveList(ctx),
       outcome(view, ctx),
       analysisPanel(),
       h("p", { class: "hint" }, t("replay.keys_help")),
     ].filter(Boolean));
+    showCurrentMove();
   }
 
   const onKey = (event) => {
