@@ -11,8 +11,9 @@ SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 #: (inside the window and inside every scrolling box around it) but is not the element found at
 #: its centre: something else lies over it, and a click meant for it goes elsewhere. The page is
 #: scrolled from top to bottom (its scrolling box, or the document), half a window at a time.
-COVERED_JS = """(scrollerSelector) => {
-  const controls = 'input, select, textarea, summary, label, a, button';
+#: The part of the window in which a node can be seen: the window, less whatever each box around
+#: it that clips its overflow leaves out.
+VISIBLE_BOX_JS = """
   const visibleBox = (el) => {
     let box = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
     for (let p = el.parentElement; p; p = p.parentElement) {
@@ -24,6 +25,10 @@ COVERED_JS = """(scrollerSelector) => {
     }
     return box;
   };
+"""
+
+COVERED_JS = """(scrollerSelector) => {
+  const controls = 'input, select, textarea, summary, label, a, button';""" + VISIBLE_BOX_JS + """
   // (a radio drawn by its label, opacity 0, is clicked through the label)
   const hidden = (el) => getComputedStyle(el).visibility === 'hidden' || getComputedStyle(el).opacity === '0';
   const related = (el, hit) => {
@@ -83,6 +88,67 @@ OVERFLOW_JS = """(selectors) => {
 CLIPPED_JS = """(selector) => [...document.querySelectorAll(selector)]
   .filter(el => el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1)
   .map(el => el.textContent.trim())"""
+
+
+#: What each player's plate among ``selector``'s shows of its name: the characters wholly in sight
+#: (those an ellipsis stands over are not), and the plate's badges that are cut or hidden.
+SEEN_NAMES_JS = """(selector) => {""" + VISIBLE_BOX_JS + """
+  const ellipsisWidth = (el) => {
+    const probe = document.createElement('span');
+    probe.textContent = '\u2026';
+    el.appendChild(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    return width;
+  };
+  return [...document.querySelectorAll(selector)].map((plate) => {
+    const nameEl = plate.querySelector('.plate-name');
+    let seen = '', full = '';
+    const walker = document.createTreeWalker(nameEl, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('.badge')) continue;
+      const holder = node.parentElement;
+      const box = visibleBox(node);
+      const cut = getComputedStyle(holder).textOverflow === 'ellipsis'
+        && holder.scrollWidth > holder.clientWidth + 1;
+      const right = box.right - (cut ? ellipsisWidth(holder) : 0);
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        full += node.data[i];
+        // (a glyph's box is taller than its line: its middle must be in sight)
+        const middle = (r.top + r.bottom) / 2;
+        if (r.width && r.left >= box.left - 0.5 && r.right <= right + 0.5 && middle >= box.top
+            && middle <= box.bottom) seen += node.data[i];
+      }
+    }
+    const hiddenBadges = [...plate.querySelectorAll('.badge')].filter((b) => {
+      const r = b.getBoundingClientRect(), box = visibleBox(b);
+      return !r.width || r.left < box.left - 0.5 || r.right > box.right + 0.5;
+    }).map((b) => b.textContent.trim());
+    return { full, seen: seen.trim(), hiddenBadges };
+  });
+}"""
+
+
+#: The language menus whose chosen language is cut ("Englis"): each is compared with a copy of
+#: itself holding that one language, free to take the width it needs.
+CUT_MENUS_JS = """() => [...document.querySelectorAll('select.lang-select')].filter((menu) => {
+  const free = menu.cloneNode(false);
+  free.appendChild(menu.selectedOptions[0].cloneNode(true));
+  free.style.cssText = 'position:absolute;visibility:hidden;max-width:none;width:auto';
+  menu.parentElement.appendChild(free);
+  const needs = free.getBoundingClientRect().width;
+  free.remove();
+  return menu.getBoundingClientRect().width < needs - 1;
+}).map((menu) => menu.selectedOptions[0].textContent)"""
+
+
+def seen_names(page, selector: str) -> list[dict]:
+    """What the plates of ``selector`` show of their names (:data:`SEEN_NAMES_JS`)."""
+    return page.evaluate(SEEN_NAMES_JS, selector)
 
 
 def covered(page, scroller: str | None = None) -> list[str]:

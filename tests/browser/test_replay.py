@@ -263,6 +263,37 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     assert at_step(page, index + 1)["marks"] == [mark]
+    # Every hand readable on a laptop: cards of 36 px or more, their ranks 12 px or more.
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.open-hand .card')].map(c => [
+      c.getBoundingClientRect().width,
+      parseFloat(getComputedStyle(c.querySelector('.corner-rank')).fontSize)])""")
+    assert sizes and all(w >= 36 and f >= 12 for w, f in sizes), sizes
+    # The list of moves beside the board: one a move, the marked ones marked, a click goes there.
+    moves = page.evaluate("""() => {
+      const list = document.querySelector('[data-testid=replay-moves]').getBoundingClientRect();
+      const table = document.querySelector('.replay-table').getBoundingClientRect();
+      return { n: document.querySelectorAll('.replay-move').length,
+               marks: document.querySelectorAll('.replay-move .mark').length,
+               beside: list.left >= table.right && list.top < table.bottom
+                 && list.bottom <= table.bottom + 1 };
+    }""")
+    total = replay_state(page)["max"]
+    assert moves == {"n": total, "marks": len(omi_marked), "beside": True}, moves
+    page.click(f"[data-testid=replay-moves] [data-step='{total // 2}']")
+    at_step(page, total // 2)
+    assert page.locator(".replay-move[aria-current=step]").get_attribute("data-step") == str(total // 2)
+    # From the deal, "next marked move" goes from mark to mark, "previous" back (issue 37 item 5).
+    page.click("[data-action=replay-start]")
+    at_step(page, 0)
+    assert page.locator("[data-action=replay-prev-mark]").is_disabled()
+    for index, mark in omi_marked:
+        page.click("[data-action=replay-next-mark]")
+        assert at_step(page, index + 1)["marks"] == [mark]
+    assert page.locator("[data-action=replay-next-mark]").is_disabled()
+    for index, mark in reversed(omi_marked[:-1]):
+        page.click("[data-action=replay-prev-mark]")
+        assert at_step(page, index + 1)["marks"] == [mark]
+    index, mark = omi_marked[0]
 
     # In another language, the same replay.
     page.select_option("[data-testid=language]", "fr")
@@ -280,6 +311,24 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
 def test_finished_games_are_listed_and_replayed_on_a_phone(server, pages, played):
     page = history_and_omi_replay(server, pages, played, 360, 640)
     oti_replay(server, page, played, "360x640")
+
+
+def test_the_replay_calls_you_what_the_game_did(server, pages):
+    """A player who gave no name was "You" at the table: so they are in the replay of the game
+    (not "Player 1"), the computer players keeping their names (issue 37 item 5)."""
+    page = pages.new()
+    page.goto(server.base + "/play/omi?level=easy&target=1")
+    omi_driver.wait_for_turn(page)
+    table = table_id(page)
+    name_js = "(p) => p.querySelector('.plate-name').firstChild.textContent"
+    at_table = page.locator("[data-testid=plate-0]").evaluate(name_js)
+    omi_driver.play_until_over(page)
+    page.goto(f"{server.base}/replay/{table}")
+    page.wait_for_selector("[data-testid=replay-slider]")
+    names = page.evaluate(f"() => [...document.querySelectorAll('.replay-table [data-testid^=plate-]')]"
+                          f".map(p => [p.dataset.testid, ({name_js})(p)])")
+    assert at_table == "You" and ["plate-0", "You"] in names, (at_table, names)
+    assert ["plate-1", "Computer 2"] in names, names
 
 
 def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):

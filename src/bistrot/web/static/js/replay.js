@@ -90,8 +90,10 @@ export function replayPage(root, tableId, nav, topbar) {
   const viewAt = (k) => {
     return { ...views[k], seats: data.seats };
   };
-  // The names the table would show: the server's, or the ones typed on this device (hot seat).
-  const nameT = { held, S: { showSeat: null }, hotseat: true };
+  // The names the table showed: the server's, or the ones typed on this device (hot seat), and
+  // "You" for the one seat this browser played, if the game gave it no name (as at the table).
+  const mine = held.seats?.length === 1 ? held.seats[0].seat : null;
+  const nameT = { held, S: { showSeat: mine }, hotseat: mine === null };
   const context = (view, before) => {
     const moved = before ? rendererFor(view.game).step(before, view) : { fresh: new Set(), heldTrick: null };
     return {
@@ -104,6 +106,16 @@ export function replayPage(root, tableId, nav, topbar) {
       heldTrick: moved.heldTrick || null, fresh: moved.fresh || new Set(),
       ui: { selected: new Set(), swapPick: null },
     };
+  };
+
+  /** The steps (1: after the first action) the analysis marked, in order. */
+  const markedSteps = () => data.steps.map((step, i) => (MARKS.includes(judged.get(step.index)?.mark) ? i + 1 : 0))
+    .filter(Boolean);
+  /** The marked step before `at` (-1) or after it (+1), or null: where the mark buttons go. */
+  const markFrom = (direction) => {
+    const marked = markedSteps();
+    const found = direction < 0 ? marked.filter((k) => k < at).pop() : marked.find((k) => k > at);
+    return found ?? null;
   };
 
   const go = (k) => {
@@ -227,6 +239,9 @@ export function replayPage(root, tableId, nav, topbar) {
         oninput: (e) => go(Number(e.target.value)) }),
       forward: button("replay-forward", t("replay.forward"), "▶", () => at + 1),
       end: button("replay-end", t("replay.end"), "⏭", () => total),
+      // as chess sites do: from one marked move to the next (shown once the analysis is there)
+      prevMark: button("replay-prev-mark", t("replay.prev_mark"), "◀!", () => markFrom(-1) ?? at),
+      nextMark: button("replay-next-mark", t("replay.next_mark"), "!▶", () => markFrom(1) ?? at),
       stage: h("div", { class: "replay-stage" }),
     };
     clear(body);
@@ -237,8 +252,32 @@ export function replayPage(root, tableId, nav, topbar) {
           onclick: () => download(tableId, headers).catch((error) => toast(refusal(error), "error", 6000)) },
         t("replay.download"))),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-        controls.start, controls.back, controls.slider, controls.forward, controls.end),
+        controls.prevMark, controls.start, controls.back, controls.slider, controls.forward, controls.end, controls.nextMark),
       controls.stage);
+  }
+
+  /** Every move of the game, as chess sites list them beside the board: its number, who and what,
+   * its mark; a click goes to it, the one on the board is marked current. */
+  function moveList(ctx) {
+    return h("ol", { class: "replay-moves", dataset: { testid: "replay-moves" }, "aria-label": t("replay.moves") },
+      data.steps.map((step, i) => {
+        const mark = judged.get(step.index)?.mark;
+        return h("li", {}, h("button", {
+          type: "button", class: ["replay-move", at === i + 1 && "current"], dataset: { step: String(i + 1) },
+          "aria-current": at === i + 1 ? "step" : null, onclick: () => go(i + 1),
+        }, h("span", { class: "replay-move-n" }, `${i + 1}.`), ` ${ctx.name(step.seat)} ${actionLabel(step.action)}`,
+        MARKS.includes(mark) ? h("span", { class: ["badge", "mark", `mark-${mark}`] }, t(`replay.mark_${mark}`)) : null));
+      }));
+  }
+
+  /** The list's current move brought into sight inside the list (the page itself stays put). */
+  function showCurrentMove() {
+    const list = controls.stage.querySelector(".replay-moves");
+    const current = list?.querySelector(".replay-move.current");
+    if (!list || !current) return;
+    const top = current.offsetTop - list.offsetTop, bottom = top + current.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   function outcome(view, ctx) {
@@ -258,13 +297,19 @@ export function replayPage(root, tableId, nav, topbar) {
     slider.setAttribute("aria-valuetext", at === 0 ? t("replay.deal") : t("replay.move_of", { n: at, total }));
     controls.start.disabled = controls.back.disabled = at === 0;
     controls.forward.disabled = controls.end.disabled = at === total;
+    const anyMark = markedSteps().length > 0;
+    controls.prevMark.hidden = controls.nextMark.hidden = !anyMark;
+    controls.prevMark.disabled = markFrom(-1) === null;
+    controls.nextMark.disabled = markFrom(1) === null;
     patch(controls.stage, [
       caption(view, ctx),
       h("div", { class: ["table-wrap", "replay-table", `game-${view.game}`] }, rendererFor(view.game).table(view, ctx)),
+      moveList(ctx),
       outcome(view, ctx),
       analysisPanel(),
       h("p", { class: "hint" }, t("replay.keys_help")),
     ].filter(Boolean));
+    showCurrentMove();
   }
 
   const onKey = (event) => {

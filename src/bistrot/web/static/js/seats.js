@@ -33,18 +33,40 @@ function initial(name, seat) {
   return name.trim().charAt(0).toUpperCase();
 }
 
+/** `name` in two parts, [shared, own]: the words it begins with in common with another seat's name
+ * ("Computer", "Ama"), and the rest, which tells it apart (" 3", " Silva"). A narrow plate cuts
+ * the shared part first, so that "Computer 2" and "Computer 3" never both read "Comput…". */
+export function nameParts(name, others) {
+  let shared = 0;
+  for (const other of others) {
+    if (other === name) continue;
+    let i = 0;
+    while (i < name.length && i < other.length && name[i] === other[i]) i++;
+    shared = Math.max(shared, i);
+  }
+  // back to the end of a word: the own part begins with the space before it
+  const cut = name.lastIndexOf(" ", shared);
+  return cut > 0 ? [name.slice(0, cut), name.slice(cut)] : ["", name];
+}
+
 export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
   const info = ctx.seatInfo(seat);
   const status = seatStatus(info);
   const name = ctx.name(seat);
   const turn = view.to_move === seat;
+  const names = [];
+  for (let s = 0; s < (view.players || 0); s++) if (s !== seat) names.push(ctx.name(s));
+  const [shared, own] = nameParts(name, names);
   return h("div", { class: ["plate", `status-${status.key}`, turn && "turn"], dataset: { testid: `plate-${seat}`, status: status.key },
     "aria-label": `${name}. ${status.text}${turn ? ". " + t("seat.to_play") : ""}` },
   h("span", { class: "avatar", "aria-hidden": "true" },
     status.key === "computer" || status.key === "away" ? ROBOT() : initial(name, seat)),
   h("span", { class: "plate-text" },
-    h("span", { class: "plate-name" }, name, ...badges.filter(Boolean)),
-    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }), status.text,
-      status.extra ? [" · ", status.extra] : null) : null,
+    h("span", { class: "plate-name" },
+      h("span", { class: "plate-who", title: name },
+        shared ? h("span", { class: "plate-shared" }, shared) : null, h("span", { class: "plate-own" }, own)),
+      ...badges.filter(Boolean)),
+    status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }),
+      h("span", { class: "plate-status-text" }, status.text, status.extra ? [" · ", status.extra] : null)) : null,
     extra));
 }

@@ -148,9 +148,13 @@ function otherSeat(view, seat, ctx) {
     }),
     h("div", { class: "oti-hand-count", dataset: { testid: `hand-count-${seat}` }, "aria-label": plural("seat.cards_n", count) },
       otherHand(view, seat, count, null, 8), h("span", { class: "count" }, String(count))),
-    known.length && !view.hands ? h("div", { class: "known", "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
+    // The cards everybody saw go into this hand, said to be so (a word, and why when pointed at).
+    known.length && !view.hands ? h("div", { class: "known", title: t("oti.known_why"),
+      "aria-label": t("oti.known", { cards: known.map(ctx.cardName).join(", ") }) },
+    h("span", { class: "known-label", "aria-hidden": "true" }, t("oti.known_label")),
+    h("span", { class: "known-cards" },
       known.slice(0, 6).map((c) => cardEl(c, { extraClass: "micro", label: ctx.cardName(c) })),
-      known.length > 6 ? h("span", { class: "more" }, `+${known.length - 6}`) : null) : null,
+      known.length > 6 ? h("span", { class: "more" }, `+${known.length - 6}`) : null)) : null,
     tableCards(view, seat, ctx, { upCard: (c) => cardEl(c, { extraClass: "up", label: ctx.cardName(c) }) }));
 }
 
@@ -263,7 +267,7 @@ export function renderOti(view, ctx) {
           onclick: () => ctx.act("ready") }, t("oti.ready")),
         view.phase === "swap" && !opts.ready && view.ready[me] ? h("p", { class: "hint" }, t("oti.waiting_ready")) : null,
         view.play_again && view.to_move === me ? h("p", { class: "hint" }, t("oti.play_again")) : null),
-      h("div", { class: ["hand", "oti-hand", handCards.length > 10 && "crowded", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
+      h("div", { class: ["hand", "oti-hand", canAct && "my-turn"], role: "group", "aria-label": t("table.your_hand"),
         dataset: { testid: "hand" }, style: { "--n": String(handCards.length) } },
       handCards.map((c) => button(c, "hand"))));
   }
