@@ -231,8 +231,11 @@ def friends_playing(pages, base: str) -> tuple:
     join_by_link(kasun, join_link, "Kasun")
     ama.wait_for_selector(".lobby-seats li >> text=Kasun", timeout=30000)
     ama.click("[data-action=start]")
+    # In play: the felt without the waiting room over it (the felt is drawn under the waiting
+    # room already, before the start is stored: a test going on then found seats still free).
     for page in (ama, kasun):
         page.wait_for_selector(".felt.omi", timeout=30000)
+        page.wait_for_selector(".lobby-overlay", state="detached", timeout=30000)
     return ama, kasun
 
 
