@@ -160,16 +160,22 @@ def steer(page, room: Room, hand: str, *, on_owner: bool, owner: ProcessServer) 
     raise AssertionError("nginx never put the page's socket where the test wanted it")
 
 
-@pytest.mark.parametrize("on_owner", [True, False], ids=["socket-on-the-owner", "socket-relayed"])
-def test_the_page_follows_its_table_when_the_owner_node_is_killed(room: Room, pages, on_owner: bool) -> None:
+def omi_through_the_proxy(room: Room, pages) -> tuple:
+    """A page watching its sockets (WS_WATCH) opens an Omi table against the computer through
+    nginx and plays its first card: the page and the table's id."""
     page = pages.new()
     page.add_init_script(WS_WATCH)
     page.goto(room.proxy.url + "/")
     go(page, "/play/omi?level=easy&target=1")
     page.wait_for_selector(".felt.omi")
     page.wait_for_url(re.compile(r"/t/[^/?#]+$"))
-    table = page.url.rsplit("/t/", 1)[1]
     play_one(page)
+    return page, page.url.rsplit("/t/", 1)[1]
+
+
+@pytest.mark.parametrize("on_owner", [True, False], ids=["socket-on-the-owner", "socket-relayed"])
+def test_the_page_follows_its_table_when_the_owner_node_is_killed(room: Room, pages, on_owner: bool) -> None:
+    page, table = omi_through_the_proxy(room, pages)
     play_one(page)
     wait_for_turn(page)  # the computer players have answered: the page's turn again
     hand = hand_shown(page)
@@ -210,14 +216,7 @@ PAUSE_S = 20.0
 
 
 def test_the_page_leaves_a_hung_owner_node_by_itself(room: Room, pages) -> None:
-    page = pages.new()
-    page.add_init_script(WS_WATCH)
-    page.goto(room.proxy.url + "/")
-    go(page, "/play/omi?level=easy&target=1")
-    page.wait_for_selector(".felt.omi")
-    page.wait_for_url(re.compile(r"/t/[^/?#]+$"))
-    table = page.url.rsplit("/t/", 1)[1]
-    play_one(page)
+    page, table = omi_through_the_proxy(room, pages)
     wait_for_turn(page)
     hand = hand_shown(page)
     victim = owner_node(room, table)

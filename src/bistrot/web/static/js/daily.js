@@ -13,6 +13,7 @@ import { heldTables, loadTable, saveTable } from "./store.js";
 import { isOffline } from "./offline.js";
 import { shareUrl } from "./sharing.js";
 import { rendererFor } from "./games/index.js";
+import { copyText } from "./qr.js";
 import { ensureProfile, forgetProfile, myProfile, NO_PROFILE } from "./profile.js";
 
 /** Today as the server counts days (UTC), "YYYY-MM-DD"; `days` later (negative: earlier). */
@@ -41,20 +42,11 @@ function keptShare(game, date) {
 export function shareTextBox(text) {
   const area = h("textarea", { class: "daily-share-text", readonly: true, rows: "3", "aria-label": t("daily.share_title"),
     dataset: { testid: "daily-share" }, onfocus: (e) => e.target.select() }, text);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast(t("share.copied"));
-    } catch {
-      area.select();
-      toast(t("share.copy_manually"));
-    }
-  };
   return h("div", { class: "share daily-share" },
     h("p", { class: "share-title" }, t("daily.share_title")),
     area,
     h("div", { class: "share-row" },
-      h("button", { type: "button", class: "btn small", dataset: { action: "daily-copy" }, onclick: copy }, t("share.copy")),
+      h("button", { type: "button", class: "btn small", dataset: { action: "daily-copy" }, onclick: () => copyText(text, area) }, t("share.copy")),
       navigator.share && h("button", { type: "button", class: "btn small", dataset: { action: "daily-share" },
         onclick: () => navigator.share({ text }).catch(() => {}) }, t("daily.share"))));
 }

@@ -16,24 +16,25 @@ export function qrSvg(text, label) {
   return el;
 }
 
+/** Copy `text` to the clipboard, saying so; where the browser refuses, select it in `field`
+ * (an input or textarea showing it) for the person to copy. */
+export async function copyText(text, field) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t("share.copied"));
+  } catch {
+    field.select();
+    toast(t("share.copy_manually"));
+  }
+}
+
 /** A share box: the link as text, a copy button, its QR code, and (`localNote`) a word when
  * the link opens on this machine only. */
 export function shareBox(url, { title, testId, localNote = true } = {}) {
   const input = h("input", { class: "share-link", type: "text", readonly: true, value: url,
     "aria-label": title || t("share.link"), dataset: { testid: testId || "share-link" },
     onfocus: (e) => e.target.select() });
-  const copy = h("button", {
-    type: "button", class: "btn small",
-    onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-        toast(t("share.copied"));
-      } catch {
-        input.select();
-        toast(t("share.copy_manually"));
-      }
-    },
-  }, t("share.copy"));
+  const copy = h("button", { type: "button", class: "btn small", onclick: () => copyText(url, input) }, t("share.copy"));
   return h("div", { class: "share" },
     title && h("p", { class: "share-title" }, title),
     h("div", { class: "share-row" }, input, copy),
