@@ -51,3 +51,18 @@ def test_a_play_link_with_an_unknown_level_explains_itself(server, pages):
     said = page.locator(".error-page p").inner_text()
     assert said == "There is no computer player of that level for this game."
     assert tables_in(server) == before
+
+
+def test_a_redraw_of_the_home_page_keeps_the_field_being_typed_in(server, pages):
+    # The home page draws itself again when the network comes or goes, or offline play becomes
+    # ready (which CI caught halfway through a name being typed: the rest of it was lost).
+    page = pages.new(width=360, height=640)
+    page.goto(server.base + "/")
+    page.click("label.segment:has([data-testid=mode-hotseat])")
+    field = "[data-testid=hotseat-name-1]"
+    page.click(field)
+    page.keyboard.type("Anushka")
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")  # what a network change does
+    page.keyboard.type(" Silva")
+    assert page.input_value(field) == "Anushka Silva"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "hotseat-name-1"

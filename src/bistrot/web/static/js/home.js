@@ -267,6 +267,10 @@ export function homePage(root, nav, topbar) {
     // The page scrolls above a docked Play bar that never covers a field: the form has the
     // window above the bar to itself (a redraw keeps where it was scrolled to).
     const scrolled = root.querySelector(".home-scroll")?.scrollTop || 0;
+    // A redraw the person did not ask for (offline play becoming ready, the network coming or
+    // going) must not take away the field they are typing in: its focus and caret come back.
+    const typing = root.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null;
+    const caret = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
     clear(root);
     const scroller = h("div", { class: "home-scroll" }, h("section", { class: "page home" },
       h("div", { class: "hero" },
@@ -300,6 +304,11 @@ export function homePage(root, nav, topbar) {
     lobby.draw();
     daily.draw();
     scroller.scrollTop = scrolled;
+    const again = typing && document.getElementById(typing.id);
+    if (again && again !== typing) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(...caret);
+    }
   }
   draw();
   fillSaved();
