@@ -84,7 +84,8 @@ def test_migrating_creates_the_schema_of_the_models_and_again_changes_nothing(ur
             migrations.upgrade(conn)
         with engine.connect() as conn:
             assert sorted(inspect(conn).get_table_names()) == [
-                "alembic_version", "analyses", "attempts", "challenges", "chat", "daily_games", "events",
+                "alembic_version", "analyses", "attempts", "challenges", "chat", "club_boards", "club_events",
+                "club_players", "daily_games", "events",
                 "nodes", "passkey_ceremonies", "passkeys", "profile_keys", "profile_transfers", "profiles",
                 "rated_games", "rating_changes", "ratings", "reports", "seats", "server_secrets", "tables",
             ]  # fmt: skip

@@ -28,6 +28,8 @@ from bistrot import __version__
 from bistrot.server import history
 from bistrot.server.analysis_jobs import AnalysisJobs
 from bistrot.server.botrunner import BotRunner
+from bistrot.server.club import ClubEvents
+from bistrot.server.club_api import add_club
 from bistrot.server.cluster import Cluster, new_node_id
 from bistrot.server.connection import WsConnection
 from bistrot.server.daily import DailyAnalyses, DailyDeals
@@ -91,7 +93,7 @@ PROFILE_PREFIX = "bistrot:profile-quota:"
 PAGE_ROUTES = (
     "/", "/t/{key}", "/join/{key}", "/watch/{key}", "/challenge/{key}", "/play/{game}", "/rules/{game}",
     "/replay/{key}", "/ratings/{game}", "/profile/claim", "/profile", "/profile/{key}", "/daily/{game}",
-    "/daily/{game}/{date}",
+    "/daily/{game}/{date}", "/events/new", "/e/{key}",
 )
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (403, 404, 409, 410, 413, 422, 500)
@@ -257,6 +259,7 @@ def create_app(
     _add_replays(app, room, settings)
     add_profiles(app, players, profile_quota, deals.streaks)
     add_daily(app, deals, players, quota)
+    add_club(app, ClubEvents(room, players), players)
     add_passkeys(app, players, settings.public_url)
     add_reports(app, players)
     add_lobby(app, room, lobby, players, quota, settings, matching)

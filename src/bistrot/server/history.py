@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bistrot import games
+from bistrot.server import club_store
 from bistrot.server.protocol import ApiError, broken_table, store_unreadable, unknown_table
 from bistrot.server.storage import DamagedRecord, HistoryRow, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import TableCore
@@ -73,8 +74,8 @@ async def finished_game(storage: Storage, table_id: str, token: str | None) -> T
         raise ApiError(
             403,
             "challenge_deal",
-            "this game's deal is a challenge's or a daily deal's: its record and replay go only to"
-            " the players and watchers of this table",
+            "this game's deal is a challenge's, a daily deal's or a club event's: its record and replay go"
+            " only to the players and watchers of this table",
         )
     return core
 
@@ -112,9 +113,12 @@ def holds(core: TableCore, token: str | None) -> bool:
 
 async def _challenge_deal(storage: Storage, stored: StoredTable) -> bool:
     """Whether the table's deal is a challenge's (opened from one, or one made from it) or a
-    daily deal's, which others play too."""
-    if stored.table.challenge is not None or stored.table.daily is not None:
+    daily deal's, which others play too, or a board of a club event still played."""
+    table = stored.table
+    if table.challenge is not None or table.daily is not None:
         return True
+    if table.event is not None:
+        return await storage.snapshot(lambda conn: club_store.finished_event_of(conn, table.id)) is None
     return bool(await storage.challenges_from(stored.table.id))
 
 

@@ -67,6 +67,7 @@ from bistrot.server.storage import (
     AnalysisRecord,
     ChallengeRecord,
     ChatLine,
+    Claim,
     DamagedRecord,
     EventRecord,
     HistoryRow,
@@ -457,10 +458,14 @@ class PostgresStorage:
 
     # ------------------------------------------------------------------ writes
 
-    async def create_table(self, table: TableRecord, seat_records: list[SeatRecord]) -> None:
+    async def create_table(
+        self, table: TableRecord, seat_records: list[SeatRecord], claim: Claim | None = None
+    ) -> bool:
         row = table_row(table) | {"owner": self.node}
 
-        async def write(conn: AsyncConnection) -> None:
+        async def write(conn: AsyncConnection) -> bool:
+            if claim is not None and not await conn.run_sync(claim):
+                return False
             await conn.execute(insert(tables), row)
             if seat_records:
                 await conn.execute(insert(seats), [seat_row(table.id, s) for s in seat_records])
@@ -472,8 +477,9 @@ class PostgresStorage:
                 )
                 if marked.rowcount != 1 and self.node is not None:
                     await self._why_not(conn, table.rematch_of, missing_ok=True)
+            return True
 
-        await self._write(write, transaction=True)
+        return await self._write(write, transaction=True)
 
     async def append(
         self,

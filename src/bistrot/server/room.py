@@ -16,7 +16,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
@@ -27,6 +27,7 @@ from bistrot.server.protocol import ApiError, broken_table, store_refused, store
 from bistrot.server.settings import Settings
 from bistrot.server.storage import (
     ChallengeRecord,
+    Claim,
     DamagedRecord,
     Storage,
     StoredTable,
@@ -35,7 +36,16 @@ from bistrot.server.storage import (
 )
 from bistrot.server.table import Services, Table, TableHandle
 from bistrot.tablecore.errors import TableError
-from bistrot.tablecore.plan import EXPIRED, OVER, PLAYING, WAITING, PlanDefaults, plan_rematch, plan_table
+from bistrot.tablecore.plan import (
+    EXPIRED,
+    OVER,
+    PLAYING,
+    WAITING,
+    Plan,
+    PlanDefaults,
+    plan_rematch,
+    plan_table,
+)
 
 if TYPE_CHECKING:
     from bistrot.server.cluster import Cluster
@@ -47,6 +57,11 @@ log = logging.getLogger("bistrot.server.room")
 _FORWARDED: contextvars.ContextVar[bool] = contextvars.ContextVar("forwarded", default=False)
 
 EVICT_EVERY_S = 30.0
+T = TypeVar("T")
+#: The refusal of a rematch or a challenge on a club event's board.
+EVENT_BOARD = (
+    "this board is a club event's, which other tables play too: the event's page has your next board"
+)
 
 
 class Room:
@@ -189,11 +204,11 @@ class Room:
         faults = getattr(self.storage, "faults", None)
         return faults is None or faults.fault is None
 
-    async def _stored(self, write: Awaitable[None]) -> None:
+    async def _stored(self, write: Awaitable[T]) -> T:
         """Await a write of a request (a new table, a challenge): ``storage_error`` (503) if the
         store refuses it, nothing opened (the store logs why)."""
         try:
-            await write
+            return await write
         except Exception as err:
             raise store_refused() from err
 
@@ -388,6 +403,14 @@ class Room:
         self._open(StoredTable(plan.table, plan.seats, []))
         return plan.answer()
 
+    async def open_planned(self, plan: Plan, claim: Claim) -> bool:
+        """Store and open a table planned by the caller (a club event's board) if ``claim``, run
+        in the transaction that stores it, says so; whether it was opened."""
+        if not await self._stored(self.storage.create_table(plan.table, plan.seats, claim)):
+            return False
+        self._open(StoredTable(plan.table, plan.seats, []))
+        return True
+
     async def join(
         self, table_id: str, invite: str | None, name: str | None, profile: str | None = None
     ) -> dict[str, Any]:
@@ -454,6 +477,8 @@ class Room:
                 return old.rematch
             if old.status != OVER:
                 raise ApiError(409, "not_over", "a rematch is offered once the game is over")
+            if old.event is not None:
+                raise ApiError(409, "event_board", EVENT_BOARD)
             plan = plan_rematch(old, [s.record for s in table.core.seats], now=time.time())
             await self._stored(self.storage.create_table(plan.table, plan.seats))
             self._open(StoredTable(plan.table, plan.seats, []))
@@ -478,6 +503,8 @@ class Room:
             if table.record.daily is not None:
                 # Its challengers would play the day's deal before their own daily game.
                 raise ApiError(409, "daily_deal", "the daily deal is played by everyone: no challenge on it")
+            if table.record.event is not None:
+                raise ApiError(409, "event_board", EVENT_BOARD)
             found = await self.storage.find_challenge(table.id, seat)
             if found is not None:
                 return found

@@ -6,8 +6,9 @@ that owns each table (``tables.owner``) and the nodes with their leases (``nodes
 is made by the migrations in :mod:`bistrot.server.migrations`, which must match this one.
 
 >>> sorted(metadata.tables), "owner" in tables.c  # doctest: +NORMALIZE_WHITESPACE
-(['analyses', 'attempts', 'challenges', 'chat', 'daily_games', 'events', 'passkey_ceremonies', 'passkeys',
-  'profile_keys', 'profile_transfers', 'profiles', 'rated_games', 'rating_changes', 'ratings', 'reports',
+(['analyses', 'attempts', 'challenges', 'chat', 'club_boards', 'club_events', 'club_players', 'daily_games',
+  'events', 'passkey_ceremonies', 'passkeys', 'profile_keys', 'profile_transfers', 'profiles', 'rated_games',
+  'rating_changes', 'ratings', 'reports',
   'seats', 'server_secrets', 'tables'],
  False)
 >>> cluster = room_metadata(cluster=True)
@@ -87,6 +88,8 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Column("public", Integer, nullable=False, server_default="0"),
         # Added by migration 0011: the day whose daily deal the table plays (server/daily.py).
         Column("daily", String),
+        # Added by migration 0012: the club event whose board the table plays (server/club.py).
+        Column("event", String),
         *owner,
         Index("tables_status", "status"),
         Index("tables_challenge", "challenge"),
@@ -272,6 +275,44 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         Index("daily_games_board", "day", "game", "score"),
         Index("daily_games_profile", "profile", "game", "day"),
     )
+    Table(
+        "club_events",  # duplicate events for clubs (server/club.py, migration 0012)
+        metadata,
+        Column("id", String, primary_key=True),
+        Column("game", String, nullable=False),
+        Column("name", String, nullable=False),
+        Column("organiser", String, nullable=False),  # the organiser's profile
+        Column("boards", Integer, nullable=False),
+        Column("per_round", Integer, nullable=False),
+        Column("status", String, nullable=False),  # open | playing
+        Column("tables", Integer),  # set at the start
+        Column("starts_at", Float),
+        Column("created_at", Float, nullable=False),
+        Column("started_at", Float),
+        Index("club_events_organiser", "organiser", "status"),
+    )
+    Table(
+        "club_players",  # who plays in which pair of an event, joined before its start
+        metadata,
+        Column("event_id", String, primary_key=True),
+        Column("profile", String, primary_key=True),
+        Column("pair", Integer, nullable=False),
+        Column("place", Integer, nullable=False),  # 0: North or East, 1: South or West
+        Column("joined_at", Float, nullable=False),
+        Index("club_players_place", "event_id", "pair", "place", unique=True),
+    )
+    Table(
+        "club_boards",  # each board played at each table of an event: its table, once opened
+        metadata,
+        Column("event_id", String, primary_key=True),
+        Column("board", Integer, primary_key=True),
+        Column("table_no", Integer, primary_key=True),
+        Column("table_id", String, nullable=False),
+        Column("opened_at", Float, nullable=False),
+        Column("side0_tricks", Integer),  # the engine's side 0's tricks, set with the game's end
+        Column("finished_at", Float),
+        Index("club_boards_table", "table_id", unique=True),
+    )
     if cluster:
         # A node owns tables while its lease (renewed by the node, on the database's clock)
         # lasts; see bistrot.server.postgres.
@@ -305,6 +346,9 @@ rated_games = metadata.tables["rated_games"]
 rating_changes = metadata.tables["rating_changes"]
 server_secrets = metadata.tables["server_secrets"]
 daily_games = metadata.tables["daily_games"]
+club_events = metadata.tables["club_events"]
+club_players = metadata.tables["club_players"]
+club_boards = metadata.tables["club_boards"]
 
 
 # ---------------------------------------------------------------------------- rows and records
@@ -331,6 +375,7 @@ def table_row(t: TableRecord) -> dict[str, Any]:
         "result": t.result,
         "public": int(t.public),
         "daily": t.daily,
+        "event": t.event,
         "created_at": t.created_at,
         "updated_at": t.created_at,
     }
@@ -358,6 +403,7 @@ def table_record(r: Any) -> TableRecord:
         result=r["result"],
         public=bool(r["public"]),
         daily=r["daily"],
+        event=r["event"],
     )
 
 

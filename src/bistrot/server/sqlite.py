@@ -78,6 +78,7 @@ from bistrot.server.storage import (
     AnalysisRecord,
     ChallengeRecord,
     ChatLine,
+    Claim,
     DamagedRecord,
     EventRecord,
     HistoryRow,
@@ -338,16 +339,23 @@ class SQLiteStorage:
 
     # ------------------------------------------------------------------ writes
 
-    async def create_table(self, table: TableRecord, seat_records: list[SeatRecord]) -> None:
+    async def create_table(
+        self, table: TableRecord, seat_records: list[SeatRecord], claim: Claim | None = None
+    ) -> bool:
         row = table_row(table)
+        stored = []
 
         def write(conn: Connection) -> None:
+            if claim is not None and not claim(conn):
+                return
+            stored.append(True)
             conn.execute(tables.insert(), row)
             conn.execute(seats.insert(), [seat_row(table.id, s) for s in seat_records])
             if table.rematch_of is not None:
                 conn.execute(update(tables).where(tables.c.id == table.rematch_of).values(rematch=table.id))
 
         await self._write(write)
+        return bool(stored)
 
     async def append(
         self,

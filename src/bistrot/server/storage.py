@@ -54,6 +54,10 @@ T = TypeVar("T")
 InTransaction = Callable[[Connection], None]
 """More work to do in a write's own transaction, on its connection (a finished game's rating)."""
 
+Claim = Callable[[Connection], bool]
+"""A condition checked in a write's own transaction, before the write: False leaves everything
+as it was (a club event's board claimed by another request first)."""
+
 class StoreUnusable(Exception):
     """The store cannot be used at all (not a database, damaged, another program's, not
     writable): its message is one line saying what is wrong with which file and what to do."""
@@ -128,9 +132,12 @@ class Storage(Protocol):
         """Finish pending writes and close."""
         ...
 
-    async def create_table(self, table: TableRecord, seats: list[SeatRecord]) -> None:
+    async def create_table(
+        self, table: TableRecord, seats: list[SeatRecord], claim: Claim | None = None
+    ) -> bool:
         """Store a new table; if ``table.rematch_of`` is set, mark that table's rematch in the
-        same transaction."""
+        same transaction.  With a ``claim``, run first in that transaction, the table is stored
+        only if it answers True; whether it was stored."""
         ...
 
     async def append(

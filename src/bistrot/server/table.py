@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection as DbConnection
 
-from bistrot.server import daily_store
+from bistrot.server import club_store, daily_store
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut, Subscriber
 from bistrot.server.protocol import ApiError
@@ -394,19 +394,24 @@ class Table:
         return functools.partial(rate_game, table_id=table_id, game=game, at=at, places=places)
 
     def _ending(self, commit: Commit) -> InTransaction | None:
-        """What the end of the game stores with it: its rating, its daily deal's score."""
+        """What the end of the game stores with it: its rating, its daily deal's score, its club
+        event's board result."""
         if commit.status != OVER or commit.result is None:
             return None
-        daily = daily_store.finished_work(self.core, commit.events[-1].time)
-        works = [w for w in (self._rating(commit), daily) if w is not None]
+        at = commit.events[-1].time
+        core = self.core
+        ending = (
+            self._rating(commit), daily_store.finished_work(core, at), club_store.finished_work(core, at)
+        )
+        works = [w for w in ending if w is not None]
         if len(works) < 2:
             return works[0] if works else None
 
-        def both(conn: DbConnection) -> None:
+        def every(conn: DbConnection) -> None:
             for work in works:
                 work(conn)
 
-        return both
+        return every
 
     async def _store(self, commit: Commit) -> None:
         try:

@@ -373,6 +373,8 @@ class TableCore:
         used = (r.result or {}).get("hints")
         if used:
             info["hints_used"] = used
+        if r.event is not None:
+            info["event"] = r.event
         if self.local:
             info["local"] = True
         return info
@@ -447,8 +449,10 @@ class TableCore:
     def deal_secret(self) -> bool:
         """Whether this table's deal is never shown, even once the game is over: a challenge's
         table, whose deal the next challenger plays (its deal code would show them every hand),
-        or a daily deal's, which everybody plays that day."""
-        return self.table.challenge is not None or self.table.daily is not None
+        or a daily deal's, which everybody plays that day, or a club event's board, which other
+        tables of the event play too."""
+        r = self.table
+        return r.challenge is not None or r.daily is not None or r.event is not None
 
     def view(self, game: Any, audience: Audience) -> dict[str, Any]:
         """The engine's view of ``audience``, less the deal code at a :attr:`deal_secret` table:

@@ -48,6 +48,7 @@ class TableRecord:
     result: dict[str, Any] | None = None
     public: bool = False  # listed in the lobby while it waits; any profile may join it
     daily: str | None = None  # the day (YYYY-MM-DD) whose daily deal this table plays (server/daily.py)
+    event: str | None = None  # the club event whose board this table plays (server/club.py)
 
 
 @dataclass
