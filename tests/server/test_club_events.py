@@ -115,7 +115,8 @@ def test_an_event_is_made_joined_and_refuses_what_it_cannot_be(room: Room) -> No
         org, ama, ben = (make(client, name) for name in ("Organiser", "Ama", "Ben"))
         for body, code in (
             ({"boards": 3}, 422), ({"boards": 37}, 422), ({"boards": 8, "boards_per_round": 3}, 422),
-            ({"boards": 8, "game": "oti"}, 422), ({"boards": "8"}, 422), ({"boards": 8, "starts_at": 1.0}, 422),
+            ({"boards": 8, "game": "oti"}, 422), ({"boards": "8"}, 422),
+            ({"boards": 8, "starts_at": 1.0}, 422),
             ({"boards": 8, "name": "x" * 61}, 422), ({"boards": 8, "extra": 1}, 422),
         ):  # fmt: skip
             answer = client.post("/api/events", json=body, headers=key(org))
@@ -161,7 +162,9 @@ def test_an_event_is_made_joined_and_refuses_what_it_cannot_be(room: Room) -> No
 # ---------------------------------------------------------------------------- a whole event
 
 
-def play_event(url: str, event: str, profile: dict[str, Any], seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def play_event(
+    url: str, event: str, profile: dict[str, Any], seen: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Play every board of ``profile``'s pair in ``event``: each board's final view."""
     finals = []
     deadline = time.monotonic() + 240
@@ -193,12 +196,13 @@ def test_a_three_table_event_is_played_through_and_scored_by_matchpoints(room: R
         with http(room.url) as client:
             org = make(client, "Organiser")
             people = [make(client, name) for name in ("Ama", "Ben", "Chandi", "Dilan", "Eshan", "Fathima")]
-            event = client.post("/api/events", json={"boards": 4, "boards_per_round": 2}, headers=key(org)).json()
-            event_id = event["event"]
+            made = client.post("/api/events", json={"boards": 4, "boards_per_round": 2}, headers=key(org))
+            event_id = made.json()["event"]
             # Pairs 1 (Ama, Ben), then Chandi, Dilan, Eshan and Fathima each with a computer partner;
             # the organiser only runs it.
             for who, pair in ((0, None), (1, 1), (2, None), (3, None), (4, None), (5, None)):
-                answer = client.post(f"/api/events/{event_id}/join", json={"pair": pair}, headers=key(people[who]))
+                path = f"/api/events/{event_id}/join"
+                answer = client.post(path, json={"pair": pair}, headers=key(people[who]))
                 assert answer.status_code == 200, answer.text
             # Five pairs: three tables, the sixth pair the computer's.
             assert client.post(f"/api/events/{event_id}/start", headers=key(org)).json() == {"tables": 3}
@@ -259,7 +263,7 @@ def test_a_three_table_event_is_played_through_and_scored_by_matchpoints(room: R
         assert all(r["top"] == 16 and r["percent"] == round(100 * r["points"] / 16, 2) for r in ranking)
         percents = [r["percent"] for r in ranking]
         assert percents == sorted(percents, reverse=True)
-        assert [r["rank"] for r in ranking][0] == 1
+        assert ranking[0]["rank"] == 1
         # Once over, every table's replay is open: the deals are no secret any more.
         with http(room.url) as client:
             replay = client.get(f"/api/tables/{final['results'][0]['tables'][1]['table_id']}/record")

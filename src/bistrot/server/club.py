@@ -254,7 +254,7 @@ class ClubEvents:
         """Open ``board``'s game at ``sitting``'s table, unless another request did first: the
         board's game, either way."""
         secret = await self.secret()
-        plan = self.plan_board(event, board, sitting, seated, secret, self.clock())
+        plan = self.plan_board(event, board, sitting, seated, secret, self.room.plan_defaults, self.clock())
         claim = functools.partial(
             club_store.claim, event_id=event.id, board=board, table_no=sitting.table, table_id=plan.table.id,
             now=plan.table.created_at,
@@ -265,7 +265,13 @@ class ClubEvents:
 
     @staticmethod
     def plan_board(
-        event: ClubEvent, board: int, sitting: Sitting, seated: list[Player], secret: str, now: float
+        event: ClubEvent,
+        board: int,
+        sitting: Sitting,
+        seated: list[Player],
+        secret: str,
+        defaults: PlanDefaults,
+        now: float,
     ) -> Plan:
         """The game of ``board`` at ``sitting``'s table: the board's deal, its dealer's seat, each
         pair's players in their compass places (a computer where a pair or a place has nobody),
@@ -284,7 +290,7 @@ class ClubEvents:
             "bots": bots,
         }
         seed = duplicate.board_seed(secret, event.id, board, dealcode.SEED_BITS)
-        planned = plan_table(request, PlanDefaults(), seed=seed, now=now)
+        planned = plan_table(request, defaults, seed=seed, now=now)
         table = replace(planned.table, mode="friends", event=event.id)
         seats = []
         for seat in range(len(where)):

@@ -393,15 +393,18 @@ class Room:
         """Open a table as ``POST /api/tables`` asks (its body as a dict; ``profile``: the
         creator's checked profile id; ``daily``: the day whose daily deal it plays, on that
         day's ``seed``); returns the answer's body."""
-        settings = self.settings
-        defaults = PlanDefaults(bot_delay_ms=settings.bot_delay_ms, grace_s=settings.grace_s)
         plan = plan_table(
-            request, defaults, seed=seed, challenge=None if challenge is None else challenge.id,
+            request, self.plan_defaults, seed=seed, challenge=None if challenge is None else challenge.id,
             now=time.time(), profile=profile, daily=daily,
         )
         await self._stored(self.storage.create_table(plan.table, plan.seats))
         self._open(StoredTable(plan.table, plan.seats, []))
         return plan.answer()
+
+    @property
+    def plan_defaults(self) -> PlanDefaults:
+        """How this room's tables are planned: its operator's pace."""
+        return PlanDefaults(bot_delay_ms=self.settings.bot_delay_ms, grace_s=self.settings.grace_s)
 
     async def open_planned(self, plan: Plan, claim: Claim) -> bool:
         """Store and open a table planned by the caller (a club event's board) if ``claim``, run
