@@ -276,8 +276,13 @@ def test_a_three_table_event_is_played_through_and_scored_by_matchpoints(room: R
     finally:
         logging.getLogger().removeHandler(records)
     text = "\n".join(r.getMessage() for r in records.records)
-    for secret in [p["key"] for p in people] + [org["key"]]:
+    boards = [f for played in finals.values() for f in played]
+    # No seat token nor profile key in any log line, and no card (random ids aside).
+    for secret in [p["key"] for p in people] + [org["key"]] + [f["token"] for f in boards]:
         assert secret not in text
+    for table_id in {f["table_id"] for f in boards} | {event_id}:
+        text = text.replace(table_id, "").replace(table_id[:6], "")
+    assert not cards_in(text)
 
 
 def test_a_board_is_the_same_deal_and_dealer_at_every_table() -> None:
@@ -287,3 +292,27 @@ def test_a_board_is_the_same_deal_and_dealer_at_every_table() -> None:
     assert first.dealt == again.dealt and first.dealer == 3
     assert duplicate.board_seed("secret", "event", 4, dealcode.SEED_BITS) != seed
     assert seat_token("a", "t", 1) != seat_token("b", "t", 1)
+
+
+def test_an_event_with_a_start_time_starts_by_itself_once_it_has_two_pairs(room: Room) -> None:
+    with http(room.url) as client:
+        org, ama, ben = (make(client, name) for name in ("Organiser", "Ama", "Ben"))
+        client.cookies.clear()
+        body = {"boards": 4, "starts_at": time.time() + 1.5}
+        event = client.post("/api/events", json=body, headers=key(org)).json()["event"]
+        client.post(f"/api/events/{event}/join", json={}, headers=key(ama))
+        assert shown(room.url, event, ama)["status"] == "open"
+        assert client.post(f"/api/events/{event}/next", headers=key(ama)).json()["code"] == "not_started"
+        client.post(f"/api/events/{event}/join", json={}, headers=key(ben))
+        time.sleep(1.6)
+        # The first request after its time starts it: two pairs, two tables.
+        step = client.post(f"/api/events/{event}/next", headers=key(ben)).json()
+        assert (step["status"], step["board"], step["compass"]) == ("play", 1, "N")
+        view = shown(room.url, event, ben)
+        assert (view["status"], view["tables"]) == ("playing", 2)
+        assert view["progress"][1]["boards"][0] == {"board": 1, "status": "playing"}
+        # Too late to join; a stranger is told they are in no pair.
+        late = make(client, "Late")
+        joined = client.post(f"/api/events/{event}/join", json={}, headers=key(late))
+        assert joined.json()["code"] == "not_open"
+        assert client.post(f"/api/events/{event}/next", headers=key(late)).json()["code"] == "not_in_event"
