@@ -10,6 +10,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from secrecy import cards_in
@@ -316,3 +317,27 @@ def test_an_event_with_a_start_time_starts_by_itself_once_it_has_two_pairs(room:
         joined = client.post(f"/api/events/{event}/join", json={}, headers=key(late))
         assert joined.json()["code"] == "not_open"
         assert client.post(f"/api/events/{event}/next", headers=key(late)).json()["code"] == "not_in_event"
+
+
+@pytest.mark.settings(grace_s=1.0)
+def test_a_player_who_never_comes_has_their_board_played_by_the_computer(room: Room) -> None:
+    """A board's table opened for a player who does not come to it is not left waiting: after the
+    grace period the computer plays the seat, and the event goes on."""
+    with http(room.url) as client:
+        org, ama, ben = (make(client, name) for name in ("Organiser", "Ama", "Ben"))
+        client.cookies.clear()
+        event = client.post("/api/events", json={"boards": 4, "boards_per_round": 4}, headers=key(org)).json()
+        for who in (ama, ben):
+            client.post(f"/api/events/{event['event']}/join", json={}, headers=key(who))
+        client.post(f"/api/events/{event['event']}/start", headers=key(org))
+        opened = client.post(f"/api/events/{event['event']}/next", headers=key(ama)).json()
+        assert opened["status"] == "play"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            again = client.post(f"/api/events/{event['event']}/next", headers=key(ama)).json()
+            if again["board"] == 2:
+                break
+            time.sleep(0.2)
+        assert again["board"] == 2, again
+        board_one = shown(room.url, event["event"], ama)["results"][0]
+        assert [t["table"] for t in board_one["tables"]] == [1]  # Ben's table has not played it
