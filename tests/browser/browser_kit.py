@@ -223,25 +223,29 @@ def join_by_link(page, link: str, name: str) -> None:
     page.wait_for_url(re.compile(r"/t/[\w-]+$"), timeout=30000)
 
 
-def friends_playing(pages, base: str) -> tuple:
-    """Ama opens a friends Omi table, Kasun joins by its link, Ama starts it (computer players
-    take the free seats): both their pages, at the table in play."""
-    ama, kasun = pages.new(), pages.new()
-    join_link, _ = open_friends_table(ama, base, "Ama")
+def friends_playing(pages, base: str, game: str = "omi", **size: int) -> tuple:
+    """Ama opens a friends table of ``game`` (Omi), Kasun joins by its link, Ama starts it
+    (computer players take the free seats): both their pages (Ama's of ``size``, width and
+    height, if given), at the table in play."""
+    ama, kasun = pages.new(**size), pages.new()
+    join_link, _ = open_friends_table(ama, base, "Ama", game)
     join_by_link(kasun, join_link, "Kasun")
     ama.wait_for_selector(".lobby-seats li >> text=Kasun", timeout=30000)
     ama.click("[data-action=start]")
     # In play: the felt without the waiting room over it (the felt is drawn under the waiting
     # room already, before the start is stored: a test going on then found seats still free).
     for page in (ama, kasun):
-        page.wait_for_selector(".felt.omi", timeout=30000)
+        page.wait_for_selector(f".felt.{game}", timeout=30000)
         page.wait_for_selector(".lobby-overlay", state="detached", timeout=30000)
     return ama, kasun
 
 
-def open_friends_table(page, base: str, name: str) -> tuple[str, str]:
-    """From the home page, open a friends table as ``name``: its join link and watch link."""
+def open_friends_table(page, base: str, name: str, game: str = "omi") -> tuple[str, str]:
+    """From the home page, open a friends table of ``game`` as ``name``: its join link and watch
+    link."""
     page.goto(base + "/")
+    if game != "omi":
+        page.click(f"label.choice-card[for=game-{game}]")
     page.click("label.segment:has([data-testid=mode-friends])")
     page.fill("#your-name", name)
     page.click("[data-action=create]")

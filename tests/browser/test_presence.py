@@ -45,3 +45,27 @@ def test_presence_is_as_last_known_and_a_grace_counts_down(own_server, pages):
     later = int(re.search(r"\d+", grace.inner_text()).group())
     assert later < seconds
     shot(ama, "presence-grace")
+
+
+def test_a_phone_at_an_oti_table_sees_a_friends_grace_count_down(own_server, pages):
+    """360x640, Oti (three opponents across the top): the seat of a friend who left still shows
+    its countdown, inside the screen and not covered."""
+    ama, kasun = friends_playing(pages, own_server.base, "oti", width=360, height=640)
+    wait_status(ama, 1, "online")
+    kasun.close()
+    wait_status(ama, 1, "offline")
+    grace = ama.locator("[data-testid=plate-1] [data-testid=grace-left]")
+    grace.wait_for(state="visible", timeout=30000)
+    assert re.fullmatch(r"the computer plays in \d+ s", grace.inner_text())
+    shot(ama, "presence-grace-oti-phone")
+    box = grace.bounding_box()
+    assert box is not None and box["width"] > 0 and box["height"] > 0
+    assert 0 <= box["x"] and box["x"] + box["width"] <= 360 and 0 <= box["y"] and box["y"] + box["height"] <= 640
+    # Not cut by its plate: the status holds its whole text.
+    assert ama.evaluate(
+        "() => { const e = document.querySelector('[data-testid=plate-1] .plate-status-text');"
+        " return e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1; }")
+    # What is drawn at its middle is the countdown itself (nothing over it).
+    assert ama.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid=grace-left]') !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])

@@ -67,6 +67,8 @@ export function seatPlate(view, seat, ctx, { badges = [], extra = null } = {}) {
         shared ? h("span", { class: "plate-shared" }, shared) : null, h("span", { class: "plate-own" }, own)),
       ...badges.filter(Boolean)),
     status.text ? h("span", { class: "plate-status" }, h("span", { class: "dot", "aria-hidden": "true" }),
-      h("span", { class: "plate-status-text" }, status.text, status.extra ? [" · ", status.extra] : null)) : null,
+      h("span", { class: "plate-status-text" }, status.extra
+        // the word apart from its countdown, which a small seat shows alone (table.css)
+        ? [h("span", { class: "plate-status-word" }, status.text, " · "), status.extra] : status.text)) : null,
     extra));
 }
