@@ -8,6 +8,7 @@ import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
 import { boardPage } from "./board.js";
 import { dailyPage, utcDay } from "./daily.js";
+import { newEventPage, eventPage } from "./event.js";
 import { profilePage, myProfilePage, claimPage, profileLink, refreshProfileLink } from "./profilepage.js";
 import { openTable } from "./table.js";
 import { loadTable, saveTable, tableInMemory, playerName, setPlayerName, pruneTables } from "./store.js";
@@ -211,6 +212,8 @@ function route() {
   else if (parts[0] === "daily" && gameInfo(parts[1]) && /^\d{4}-\d{2}-\d{2}$/.test(parts[2]) && !Number.isNaN(Date.parse(parts[2]))) {
     screen = dailyPage(root, parts[1], parts[2], nav, topbar);
   }
+  else if (parts[0] === "events" && parts[1] === "new" && !parts[2]) screen = newEventPage(root, nav, topbar);
+  else if (parts[0] === "e" && parts[1] && !parts[2]) screen = eventPage(root, parts[1], nav, topbar);
   else if (parts[0] === "t" && parts[1]) {
     document.title = `${t("table.title")} · bistrot`;
     screen = tablePage(parts[1]);

@@ -1,5 +1,5 @@
 // The lobby: choose the game, the way to play and the rules, then play.
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, navLink } from "./dom.js";
 import { t, refusal } from "./i18n.js";
 import { post } from "./api.js";
 import { optionValueText } from "./rules.js";
@@ -279,6 +279,7 @@ export function homePage(root, nav, topbar) {
         offlineLine()),
       lobby.node,
       daily.node,
+      h("p", { class: "event-link" }, navLink(nav, "/events/new", { dataset: { action: "new-event" } }, t("home.club_event"))),
       savedBox,
       historyBox,
       h("h2", { class: "home-own" }, t("home.own_table")),

@@ -70,6 +70,9 @@ const PLAIN = new Set([
   "not_your_turn", "rate_limited", "busy", "spectator", "not_started", "table_moving", "node_unreachable",
   "unknown_table", "bad_invite", "table_full", "table_over", "not_joinable", "bad_level", "chat_too_long",
   "bad_chat", "chat_closed",
+  // Club events (js/event.js)
+  "unknown_event", "not_open", "already_joined", "no_pair", "pair_full", "event_full", "not_joined", "not_organiser",
+  "too_few_pairs", "not_in_event", "event_board",
 ]);
 
 /** A refusal of the server (an ApiError or a reject message) in the page's language, by its

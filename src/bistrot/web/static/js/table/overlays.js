@@ -100,19 +100,25 @@ export function overScreen(T, view, ctx) {
   // A daily deal is one attempt, compared with everyone's: its share text and the day's results
   // instead of a rematch or a challenge on cards that others are still to play today.
   const daily = seated && held.daily ? held.daily : null;
+  // A club event's board (view.table.event): compared with the other tables' games of its deal,
+  // so no rematch and no challenge on it (the server refuses them: event_board); the way back
+  // to the event and its next board instead.
+  const event = view.table?.event || held.event || null;
   const body = h("div", { class: "over" },
     detail,
     daily && dailyOver(T, view, held.seats[0].seat),
     hintsUsed(view, ctx),
     view.deal_code && h("p", { class: "deal-code" }, t("over.deal_code"), " ", h("code", {}, view.deal_code)),
     h("div", { class: "over-actions" },
-      seated && !daily && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },
+      event && navLink(nav, `/e/${encodeURIComponent(event)}`, { class: "btn primary", dataset: { action: "event-back" } },
+        t("event.back")),
+      seated && !daily && !event && h("button", { type: "button", class: "btn primary", dataset: { action: "rematch" }, onclick: () => rematch(T) },
         view.table?.rematch ? t("over.join_rematch") : t("over.rematch")),
       !seated && view.table?.rematch && held.watch && h("button", { type: "button", class: "btn primary", onclick: () => rematch(T) },
         t("over.watch_rematch")),
       // Once asked for, the challenge's results take the place of its button: in the actions,
       // which stay in the dialog's window (style.css), not below its share box.
-      seated && !held.local && !daily && (S.challenge
+      seated && !held.local && !daily && !event && (S.challenge
         ? h("a", { class: "btn see-challenge", href: `/challenge/${S.challenge.id}`,
           onclick: (e) => { e.preventDefault(); nav(`/challenge/${S.challenge.id}`); } }, t("over.see_challenge"))
         : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
