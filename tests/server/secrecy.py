@@ -146,3 +146,20 @@ def check_messages(
                 told = cards_in({k: EXAMPLE.sub("", v) if k == "message" else v for k, v in message.items()})
                 assert not (told - mine) & hidden(played[seq], audience), message
     return checked
+
+
+#: Keys whose values are random ids (which may look like a card name, ``x-7C_``), never cards.
+ID_KEYS = frozenset({"profile", "event", "event_url", "table", "table_id", "table_url", "token", "key"})
+
+
+def no_cards(answer: Any) -> None:
+    """No card named anywhere in a JSON ``answer`` but in its random ids (:data:`ID_KEYS`)."""
+    if isinstance(answer, dict):
+        for k, v in answer.items():
+            if k not in ID_KEYS:
+                no_cards(v)
+    elif isinstance(answer, list):
+        for v in answer:
+            no_cards(v)
+    else:
+        assert not cards_in(answer), answer

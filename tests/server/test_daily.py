@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from secrecy import cards_in
+from secrecy import cards_in, no_cards
 from server_harness import (
     AllRecords,
     Client,
@@ -35,25 +35,9 @@ from bistrot.server.schema import metadata
 
 pytest_plugins = ["tests.postgres_server"]
 
-#: Keys whose values are random ids, which may look like a card name (``x-7C_``).
-ID_KEYS = {"profile", "table", "table_url", "token", "key"}
-
 
 def key(profile: dict[str, Any]) -> dict[str, str]:
     return {HEADER: profile["key"]}
-
-
-def no_cards(answer: Any) -> None:
-    """No card named anywhere in ``answer`` but in its random ids."""
-    if isinstance(answer, dict):
-        for k, v in answer.items():
-            if k not in ID_KEYS:
-                no_cards(v)
-    elif isinstance(answer, list):
-        for v in answer:
-            no_cards(v)
-    else:
-        assert not cards_in(answer), answer
 
 
 def start(url: str, profile: dict[str, Any], game: str = "omi") -> dict[str, Any]:

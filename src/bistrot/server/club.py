@@ -99,14 +99,7 @@ class ClubEvents:
         self.room = room
         self.profiles = profiles
         self.clock = clock
-        self._secret: str | None = None
-
-    async def secret(self) -> str:
-        """The room's secret of events (read once, then kept: it never changes)."""
-        if self._secret is None:
-            made = functools.partial(daily_store.shared_secret, name=SECRET, now=self.clock())
-            self._secret = await self.profiles.write(made)
-        return self._secret
+        self.secret = daily_store.RoomSecret(profiles, SECRET, clock)
 
     async def _event(self, event_id: str) -> ClubEvent:
         found = await self.profiles.read(lambda conn: club_store.find_event(conn, event_id))
@@ -221,21 +214,14 @@ class ClubEvents:
             if found is None:
                 late = [
                     p for p in (sitting.ns, sitting.ew)
-                    if p in humans and board > 1 and not self._finished(opened, p, board - 1, event)
+                    if p in humans and board > 1 and not pair_finished(opened, p, board - 1, event)
                 ]  # fmt: skip
                 if late:
                     return {"status": "wait", "board": board, "round": sitting.round, "table": sitting.table,
                             "waiting_for": late}  # fmt: skip
                 found = await self._open_board(event, board, sitting, seated)
-            return self._seat(event, found, sitting, mine, await self.secret())
+            return self._seat(event, found, sitting, mine, await self.secret.get())
         return {"status": "done"}
-
-    @staticmethod
-    def _finished(opened: dict[tuple[int, int], Played], pair: int, board: int, event: ClubEvent) -> bool:
-        assert event.tables is not None
-        table = duplicate.sitting_of(pair, board, event.tables, event.per_round).table
-        found = opened.get((board, table))
-        return found is not None and found.finished_at is not None
 
     def _seat(
         self, event: ClubEvent, board: Played, sitting: Sitting, me: Player, secret: str
@@ -253,7 +239,7 @@ class ClubEvents:
     ) -> Played:
         """Open ``board``'s game at ``sitting``'s table, unless another request did first: the
         board's game, either way."""
-        secret = await self.secret()
+        secret = await self.secret.get()
         plan = self.plan_board(event, board, sitting, seated, secret, self.room.plan_defaults, self.clock())
         claim = functools.partial(
             club_store.claim, event_id=event.id, board=board, table_no=sitting.table, table_id=plan.table.id,
@@ -317,7 +303,7 @@ class ClubEvents:
             )
 
         seated, boards, organiser_name = await self.profiles.read(read)
-        secret = await self.secret() if boards else ""
+        secret = await self.secret.get() if boards else ""
         return shown_event(event, seated, boards, organiser_name, profile, secret)
 
 
@@ -357,20 +343,18 @@ def shown_event(
     }  # fmt: skip
     if tables is None:
         return answer
-    by_board: dict[int, dict[int, Played]] = {}
-    for b in boards:
-        by_board.setdefault(b.board, {})[b.table_no] = b
+    opened = {(b.board, b.table_no): b for b in boards}
     sittings = duplicate.movement(tables, event.boards, event.per_round)
     answer["progress"] = [
         {
             "round": s.round, "table": s.table, "ns": s.ns, "ew": s.ew,
-            "boards": [_board_state(by_board.get(b, {}).get(s.table)) | {"board": b} for b in s.boards],
+            "boards": [_board_state(opened.get((b, s.table))) | {"board": b} for b in s.boards],
         }
         for s in sittings
     ]  # fmt: skip
     scores: dict[int, list[tuple[int, int]]] = {n: [] for n in range(1, pair_count + 1)}
     for board in range(1, event.boards + 1):
-        done = {t: b for t, b in by_board.get(board, {}).items() if b.side0_tricks is not None}
+        done = {t: b for (n, t), b in opened.items() if n == board and b.side0_tricks is not None}
         ns_tricks = {t: _ns_tricks(b) for t, b in done.items()}
         points = duplicate.matchpoints(ns_tricks)
         top = duplicate.top(len(done))
@@ -386,7 +370,7 @@ def shown_event(
                 "ew_tricks": duplicate.TRICKS - ns_tricks[t], "ns_points": ns_points, "ew_points": ew_points,
                 "table_id": done[t].table_id,
             })  # fmt: skip
-        if over or (me is not None and _played(by_board, me.pair, board, tables, event.per_round)):
+        if over or (me is not None and pair_finished(opened, me.pair, board, event)):
             hands = board_hands(event, board, secret)
             dealt = COMPASS[duplicate.dealer(board)]
             shown = {"board": board, "dealer": dealt, "hands": hands, "top": top, "tables": lines}
@@ -410,11 +394,11 @@ def _ns_tricks(played: Played) -> int:
     return mine if duplicate.ns_side(played.board) == 0 else duplicate.TRICKS - mine
 
 
-def _played(
-    by_board: dict[int, dict[int, Played]], pair: int, board: int, tables: int, per_round: int
-) -> bool:
-    table = duplicate.sitting_of(pair, board, tables, per_round).table
-    found = by_board.get(board, {}).get(table)
+def pair_finished(opened: dict[tuple[int, int], Played], pair: int, board: int, event: ClubEvent) -> bool:
+    """Whether ``pair``'s table has finished ``board`` (``opened``: the boards by board and table)."""
+    assert event.tables is not None
+    table = duplicate.sitting_of(pair, board, event.tables, event.per_round).table
+    found = opened.get((board, table))
     return found is not None and found.finished_at is not None
 
 

@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Connection, delete, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
+from bistrot.server.daily_store import insert_new
 from bistrot.server.duplicate import MAX_PAIRS
 from bistrot.server.schema import club_boards, club_events, club_players, profiles
 from bistrot.server.storage import InTransaction
@@ -76,12 +75,6 @@ class Played:
     table_id: str
     side0_tricks: int | None
     finished_at: float | None
-
-
-def _insert_new(conn: Connection, table: Any, row: dict[str, Any]) -> int:
-    """Insert ``row`` unless it clashes with a row there (kept as it is): how many were inserted."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    return int(conn.execute(dialect.insert(table).values(**row).on_conflict_do_nothing()).rowcount)
 
 
 def add_event(conn: Connection, event: ClubEvent) -> None:
@@ -139,7 +132,7 @@ def join(conn: Connection, event_id: str, profile: str, pair: int | None, now: f
                 return "pair_full"
             wanted, place = pair, 1 - min(taken)
         row = {"event_id": event_id, "profile": profile, "pair": wanted, "place": place, "joined_at": now}
-        if _insert_new(conn, club_players, row):
+        if insert_new(conn, club_players, row):
             return wanted
     return "event_full"
 
@@ -205,7 +198,7 @@ def claim(conn: Connection, event_id: str, board: int, table_no: int, table_id: 
     """Claim ``board`` at table ``table_no`` for the game ``table_id``: False if another game has
     it (two players asking at once: the first one's table is the board's)."""
     row = {"event_id": event_id, "board": board, "table_no": table_no, "table_id": table_id, "opened_at": now}
-    return bool(_insert_new(conn, club_boards, row))
+    return bool(insert_new(conn, club_boards, row))
 
 
 def finish(conn: Connection, table_id: str, side0_tricks: int, at: float) -> None:

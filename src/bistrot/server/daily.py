@@ -137,15 +137,7 @@ class DailyDeals:
         self.room = room
         self.profiles = profiles
         self.clock = clock
-        self._secret: str | None = None
-
-    async def secret(self) -> str:
-        """The room's daily secret (read once, then kept: it never changes)."""
-        if self._secret is None:
-            now = self.clock()
-            made = functools.partial(daily_store.shared_secret, name=SECRET, now=now)
-            self._secret = await self.profiles.write(made)
-        return self._secret
+        self.secret = daily_store.RoomSecret(profiles, SECRET, clock)
 
     async def _attempt(self, day: str, game: str, profile: Profile) -> daily_store.Attempt | None:
         return await self.profiles.read(lambda conn: daily_store.find_attempt(conn, day, game, profile.id))
@@ -177,7 +169,7 @@ class DailyDeals:
         found = await self._attempt(day, game, profile)
         if found is not None:
             raise already(found)
-        seed = daily_seed(await self.secret(), day, game)
+        seed = daily_seed(await self.secret.get(), day, game)
         request = {
             "game": game, "mode": "computer", "rules": daily_rules(game), "seat": DAILY_SEAT,
             "name": profile.name, "level": DAILY_LEVEL,

@@ -20,9 +20,10 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -31,6 +32,8 @@ from bistrot.server.schema import daily_games, profiles, server_secrets
 from bistrot.server.storage import InTransaction
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.records import new_secret
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -54,19 +57,44 @@ class Attempt:
         return self.finished_at is not None
 
 
-def _insert_new(conn: Connection, table: Any, row: dict[str, Any]) -> None:
+def insert_new(conn: Connection, table: Any, row: dict[str, Any]) -> int:
     """Insert ``row`` unless a row of the same key is there (kept as it is): one statement on
-    either database, so two nodes inserting together never fail the transaction."""
+    either database, so two nodes inserting together never fail the transaction; how many rows
+    were inserted."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    conn.execute(dialect.insert(table).values(**row).on_conflict_do_nothing())
+    return int(conn.execute(dialect.insert(table).values(**row).on_conflict_do_nothing()).rowcount)
 
 
 def shared_secret(conn: Connection, name: str, now: float) -> str:
     """The secret called ``name``, made on first use (the first node to ask makes it; every other
     node, sharing the database, reads the same)."""
-    _insert_new(conn, server_secrets, {"name": name, "secret": new_secret(), "created_at": now})
+    insert_new(conn, server_secrets, {"name": name, "secret": new_secret(), "created_at": now})
     query = select(server_secrets.c.secret).where(server_secrets.c.name == name)
     return str(conn.execute(query).scalar_one())
+
+
+class RoomSecret:
+    """The room's secret called ``name`` (:func:`shared_secret`), read once through ``store``'s
+    ``write``, then kept: it never changes."""
+
+    def __init__(self, store: SecretStore, name: str, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.name = name
+        self.clock = clock
+        self._value: str | None = None
+
+    async def get(self) -> str:
+        """The secret (made by the first node that asks)."""
+        if self._value is None:
+            made = functools.partial(shared_secret, name=self.name, now=self.clock())
+            self._value = await self.store.write(made)
+        return self._value
+
+
+class SecretStore(Protocol):
+    """What :class:`RoomSecret` needs of a store (the profiles' has it)."""
+
+    async def write(self, work: Callable[[Connection], T]) -> T: ...
 
 
 def _attempt(row: Any) -> Attempt:
@@ -96,7 +124,7 @@ def find_attempt(conn: Connection, day: str, game: str, profile: str) -> Attempt
 def add_attempt(conn: Connection, attempt: Attempt) -> Attempt:
     """Count ``attempt``, unless the profile has one of that day and game already: the attempt
     kept (the one given, or the earlier one, whose table is then the one that counts)."""
-    _insert_new(conn, daily_games, {
+    insert_new(conn, daily_games, {
         "day": attempt.day, "game": attempt.game, "profile": attempt.profile, "table_id": attempt.table_id,
         "seat": attempt.seat, "started_at": attempt.started_at,
     })  # fmt: skip
