@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from bistrot import bots, games
+from bistrot import analysis, bots, games
 from bistrot.arena.rotation import run_arena
 from bistrot.cli import main
 from bistrot.engine import Game, GameBase
 from bistrot.errors import IllegalAction
-from bistrot.local import LocalRoom
+from bistrot.local import JsonRoom, LocalRoom
+from bistrot.tablecore.errors import TableError
 from tests.server.server_harness import (
     Client,
     ThreadServer,
@@ -157,6 +158,29 @@ def test_the_bots_are_made_from_the_registry_and_play_legal_cards(toy):
         bots.make_bot("toy", "hard")
 
 
+def test_the_toy_declares_what_it_provides_and_the_library_asks_it(toy):
+    assert toy.capabilities == {
+        "analysis": False, "hints": True, "terminal": False, "rated": False, "facts": False,
+    }
+    game = random_game(ToyRules(players=2, rounds=1), 3)
+    with pytest.raises(ValueError, match="there is no analysis of Toy games"):
+        analysis.analyze(game)
+    with pytest.raises(ValueError, match="there is no analysis of Toy games"):
+        analysis.analyze_record(game.record())
+    with pytest.raises(ValueError, match="there is no analysis of Toy games"):
+        analysis.default_samples("toy")
+    assert games.entry_of(game) is toy
+    with pytest.raises(ValueError, match="not a game of this card room"):
+        games.entry_of("a text")
+
+
+def test_bistrot_analyze_refuses_a_toy_record(toy, tmp_path, capsys):
+    record = tmp_path / "toy.txt"
+    record.write_text(random_game(ToyRules(players=2, rounds=1), 5).record())
+    assert main(["analyze", str(record)]) == 2
+    assert "there is no analysis of Toy games" in capsys.readouterr().err
+
+
 PROTOCOL_CHECK = """
 from bistrot.engine import Game
 from toy_game import ToyGame, ToyRules
@@ -173,6 +197,51 @@ def test_the_toy_engine_satisfies_the_protocol_for_the_type_checker(tmp_path, mo
     monkeypatch.setenv("MYPYPATH", str(Path(__file__).parent))  # toy_game.py is checked too
     out, err, status = api.run(["--strict", "--no-incremental", str(source)])
     assert status == 0, out + err
+
+
+SEAM_CHECK = """
+from bistrot import games
+from bistrot.analysis import omi, oti
+from bistrot.bots import Bot
+from bistrot.engine import Game
+from bistrot.ruleset import Ruleset
+from bistrot.tablecore.core import TableCore
+
+analysers: list[games.Analyser] = [omi, oti]  # the analysis modules keep the registry's contract
+
+def play(name: str, seed: int) -> str:
+    entry = games.get(name)
+    rules: Ruleset = entry.rules_from_dict({})
+    game: Game[Ruleset] = entry.game_class().new(rules, seed)
+    bot: Bot = entry.bot_class(entry.default_level)(seed=seed)
+    while not game.is_over and game.to_move is not None:
+        # (a view is JSON for the page, typed GameView with its free-form parts: not checked here)
+        game.apply(game.legal_actions(game.to_move)[0], game.to_move)
+    return f"{bot.level}: {game.record()}"
+
+def core_game(core: TableCore) -> int | None:
+    return core.game.to_move
+"""
+
+
+SEAM_FLAGS = ["--strict", "--disallow-any-expr", "--no-incremental", "--follow-imports=silent"]
+
+
+@pytest.mark.slow
+def test_no_any_crosses_the_registry_seam(tmp_path):
+    """What the registry hands out (engine and rules classes, computer players, analysers) and
+    the table core's game are typed: an expression of type Any anywhere in code that drives a
+    game through them fails mypy's ``--disallow-any-expr``, and so does an analysis module
+    that breaks the :class:`~bistrot.games.Analyser` contract."""
+    api = pytest.importorskip("mypy.api")
+    source = tmp_path / "seam.py"
+    source.write_text(SEAM_CHECK)
+    out, err, status = api.run([*SEAM_FLAGS, str(source)])
+    assert status == 0, out + err
+    # and the check can fail: an Any from the registry's loader is caught
+    source.write_text(SEAM_CHECK + "\nloaded = games.load('bistrot.omi:OmiGame')\n")
+    out, err, status = api.run([*SEAM_FLAGS, str(source)])
+    assert status == 1 and 'Expression has type "Any"' in out, out + err
 
 
 # ------------------------------------------------------------------ the arena
@@ -260,6 +329,12 @@ def test_a_toy_game_against_the_computer_on_this_device(toy):
     # the saved game replays to the same game
     again = type(table).from_record(table.record())
     assert again.game == table.game and again.status == "over"
+    # the device refuses its analysis as the server does, and the page's analysis worker too
+    with pytest.raises(TableError) as refused:
+        room.analyze(table_id)
+    assert refused.value.code == "no_analysis" and room.analyses == {}
+    answer = json.loads(JsonRoom.analyze_record(room.record_text(table_id)))
+    assert answer["error"]["code"] == "no_analysis"
 
 
 def test_a_hot_seat_toy_table_on_this_device(toy):
@@ -312,6 +387,11 @@ def test_a_toy_game_on_a_real_server_over_websocket(toy, tmp_path: Path):
         assert described["title"] == "Toy" and described["levels"] == ["easy", "medium"]
         assert described["default_level"] == "medium"
         assert described["modes"] == ["computer", "friends", "hotseat"]
+        # what the toy entry declares, and nothing more: the page offers no analysis for it
+        assert described["capabilities"] == {
+            "analysis": False, "hints": True, "terminal": False, "rated": False, "facts": False,
+        }
+        assert listed["omi"]["capabilities"]["analysis"] and listed["oti"]["capabilities"]["rated"]
         assert [(o["name"], o["type"], o["default"], o["min"], o["max"], o["tag"])
                 for o in described["options"]] == [
             ("players", "int", 3, 2, 4, "Players"), ("rounds", "int", 3, 1, 9, "Rounds"),
@@ -350,7 +430,14 @@ def test_a_toy_game_on_a_real_server_over_websocket(toy, tmp_path: Path):
             assert replayed.view(0)["last_round"] == view["last_round"]
         with http(server.url) as client:
             info = client.get(f"/api/tables/{tid}").json()
-        assert info["status"] == "over" and info["game"] == "toy" and info["rules"] == rules.to_dict()
+            assert info["status"] == "over" and info["game"] == "toy" and info["rules"] == rules.to_dict()
+            # its replay and record are there, its analysis is refused with a reason (both ways)
+            assert client.get(f"/api/tables/{tid}/replay").status_code == 200
+            for method in ("GET", "POST"):
+                refused = client.request(method, f"/api/tables/{tid}/analysis")
+                assert refused.status_code == 409, refused.text
+                assert refused.json()["code"] == "no_analysis"
+                assert "Toy games have no analysis" in refused.json()["message"]
 
 
 @pytest.mark.server

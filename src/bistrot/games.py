@@ -30,7 +30,13 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:  # types only: listing games imports no engine, no bot, no analysis
+    from bistrot.analysis.result import Analysis, Progress
+    from bistrot.bots import Bot
+    from bistrot.engine import Game
+    from bistrot.ruleset import Ruleset
 
 #: Computer levels, easiest first: the vocabulary every game's ``bots`` draws from.
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -38,11 +44,42 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 #: How a table may be played: against the computer, with friends by link, on one device.
 MODES: tuple[str, ...] = ("computer", "friends", "hotseat")
 
-Winners = Callable[[Any, Mapping[str, Any]], list[int]]
+Winners = Callable[["Ruleset", Mapping[str, Any]], list[int]]
 """The seats that won, from the rules and the game's ``summary()``."""
-Places = Callable[[Any, Mapping[str, Any]], list[int]]
+Places = Callable[["Ruleset", Mapping[str, Any]], list[int]]
 """Each seat's place in a finished game (0 first; equal places tie), from the rules and the
 game's ``summary()``: what a rating ranks."""
+GameClass = type["Game[Ruleset]"]
+"""An engine's class, as the registry hands it out: everything hosts may ask of it is the
+:class:`~bistrot.engine.Game` contract."""
+BotClass = Callable[..., "Bot"]
+"""A computer player's class: ``BotClass(seed=..., **options)`` is a :class:`~bistrot.bots.Bot`."""
+
+
+class Sided(Protocol):
+    """Rules of a game played by sides (Omi's partnerships): which side a seat plays for."""
+
+    players: int
+
+    def side_of(self, seat: int) -> int:
+        """The side of ``seat``."""
+        ...
+
+
+class Analyser(Protocol):
+    """What a game's analysis module provides (:attr:`GameEntry.analysis` names one; a module
+    is a valid implementation): the layouts or deals judged per decision unless told, and the
+    analysis of a game.  ``solver`` is Omi's double-dummy solver; other games ignore it."""
+
+    def default_samples(self, solver: str = "auto", browser: bool = False) -> int:
+        """The draws per decision unless told (``browser``: in the page's worker)."""
+        ...
+
+    def analyze(self, game: object, samples: int | None = None, seed: int = 0,
+                progress: Progress | None = None, solver: str = "auto") -> Analysis:
+        """Judge every decision of ``game`` with a choice; ``ValueError`` for a game of
+        another kind or options that do not fit."""
+        ...
 
 
 def load(path: str) -> Any:
@@ -55,19 +92,43 @@ def load(path: str) -> Any:
     return getattr(import_module(module), name)
 
 
-def winner_is_the_seat(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+def load_class(path: str) -> type:
+    """The class a ``"module:Class"`` text names; ``TypeError`` if it names something else.
+
+    >>> load_class("bistrot.games:GameEntry").__name__
+    'GameEntry'
+    >>> load_class("bistrot.games:LEVELS")
+    Traceback (most recent call last):
+    ...
+    TypeError: bistrot.games:LEVELS is not a class
+    """
+    found = load(path)
+    if not isinstance(found, type):
+        raise TypeError(f"{path} is not a class")
+    return found
+
+
+def winner_is_the_seat(rules: Ruleset, summary: Mapping[str, Any]) -> list[int]:
     """Winners for a game where each plays for themselves: the seat ``summary["winner"]``."""
     winner = summary.get("winner")
     return [] if winner is None else [int(winner)]
 
 
-def winner_is_a_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+def winner_is_a_side(rules: Ruleset, summary: Mapping[str, Any]) -> list[int]:
     """Winners for a game of sides (``rules.side_of(seat)``): every seat of side ``winner``."""
     side = summary.get("winner")
-    return [] if side is None else [s for s in range(int(rules.players)) if rules.side_of(s) == side]
+    sided = sides(rules)
+    return [] if side is None else [s for s in range(sided.players) if sided.side_of(s) == side]
 
 
-def places_by_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+def sides(rules: Ruleset) -> Sided:
+    """``rules`` as the rules of a game of sides; ``TypeError`` if they say no sides."""
+    if not callable(getattr(rules, "side_of", None)):
+        raise TypeError(f"{type(rules).__name__} has no side_of: not a game of sides")
+    return cast("Sided", rules)
+
+
+def places_by_side(rules: Ruleset, summary: Mapping[str, Any]) -> list[int]:
     """Places for a game of sides: the winning side's seats first, every other seat second.
 
     >>> omi = get("omi")
@@ -75,10 +136,10 @@ def places_by_side(rules: Any, summary: Mapping[str, Any]) -> list[int]:
     [1, 0, 1, 0]
     """
     won = set(winner_is_a_side(rules, summary))
-    return [0 if seat in won else 1 for seat in range(int(rules.players))]
+    return [0 if seat in won else 1 for seat in range(rules.players)]
 
 
-def places_by_ranking(rules: Any, summary: Mapping[str, Any]) -> list[int]:
+def places_by_ranking(rules: Ruleset, summary: Mapping[str, Any]) -> list[int]:
     """Places for a game where players go out in turn: ``summary["ranking"]``, seats in the order
     they went out; a seat not in it (the game ended first) ties for last.
 
@@ -88,7 +149,7 @@ def places_by_ranking(rules: Any, summary: Mapping[str, Any]) -> list[int]:
     """
     ranking = [int(seat) for seat in summary.get("ranking") or []]
     last = len(ranking)
-    return [ranking.index(seat) if seat in ranking else last for seat in range(int(rules.players))]
+    return [ranking.index(seat) if seat in ranking else last for seat in range(rules.players)]
 
 
 @dataclass(frozen=True)
@@ -106,8 +167,8 @@ class GameEntry:
     bots: Mapping[str, str]
     """Computer players by level (a subset of :data:`LEVELS`): ``"module:Class"``."""
     winners: Winners = winner_is_the_seat
-    places: Places = places_by_side
-    """Each seat's place in a finished game, which ratings rank."""
+    places: Places | None = None
+    """Each seat's place in a finished game, which ratings rank; None: the game is never rated."""
     arena_bots: Mapping[str, str] = field(default_factory=dict)
     """Computer players that only the arena and the library make, never offered to players (a
     frozen earlier version to measure progress against): name -> ``"module:Class"``."""
@@ -131,16 +192,19 @@ class GameEntry:
     """``"module:function"`` giving the public facts of a finished game that a challenge's
     results compare (Omi: each hand; Oti: who went out when), from its spectator's view; never
     a card: someone may still play that deal.  None: the stored summary alone."""
+    analysis: str | None = None
+    """The module judging a finished game's decisions (an :class:`Analyser`); None: the game has
+    no analysis, and the page offers none."""
 
     # ------------------------------------------------------------------ what it is made of
 
-    def game_class(self) -> Any:
+    def game_class(self) -> GameClass:
         """The engine's game class."""
-        return load(self.engine)
+        return cast("GameClass", load_class(self.engine))
 
-    def rules_class(self) -> Any:
+    def rules_class(self) -> type[Ruleset]:
         """The rules class."""
-        return load(self.rules)
+        return cast("type[Ruleset]", load_class(self.rules))
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -177,18 +241,46 @@ class GameEntry:
         if level not in self.arena_levels:
             raise ValueError(f"no {self.title} level {level!r}; levels: {', '.join(self.arena_levels)}")
 
-    def bot_class(self, level: str) -> Any:
+    def bot_class(self, level: str) -> BotClass:
         """The class of the ``level`` computer player (or of an :attr:`arena_bots` one);
         ``ValueError`` naming them otherwise."""
         path = self.bots.get(level) or self.arena_bots.get(level)
         if path is None:
             known = ", ".join(self.arena_levels) or "none"
             raise ValueError(f"no {level!r} computer player for {self.name!r}; levels: {known}")
-        return load(path)
+        return cast("BotClass", load_class(path))
+
+    def analyser(self) -> Analyser:
+        """This game's analysis; ``ValueError`` saying so when it has none.
+
+        >>> get("oti").analyser().default_samples()
+        200
+        """
+        if self.analysis is None:
+            raise ValueError(f"there is no analysis of {self.title} games")
+        return cast("Analyser", import_module(self.analysis))
+
+    @property
+    def capabilities(self) -> dict[str, bool]:
+        """What this game provides beyond being played, which the page and the API ask instead
+        of naming games: ``analysis`` of a finished game, ``hints`` (a computer player to ask),
+        ``terminal`` (``bistrot play``), ``rated`` (ratings rank its public games), ``facts``
+        (its challenges compared game by game).
+
+        >>> get("oti").capabilities
+        {'analysis': True, 'hints': True, 'terminal': True, 'rated': True, 'facts': True}
+        """
+        return {
+            "analysis": self.analysis is not None,
+            "hints": bool(self.levels),
+            "terminal": self.terminal is not None,
+            "rated": self.places is not None,
+            "facts": self.facts is not None,
+        }
 
     # ------------------------------------------------------------------ rules
 
-    def rules_from_dict(self, options: object) -> Any:
+    def rules_from_dict(self, options: object) -> Ruleset:
         """The rules for ``options``; ``ValueError`` with the engine's reason otherwise."""
         if not isinstance(options, dict):
             raise ValueError("rules are an object of options")
@@ -207,11 +299,11 @@ class GameEntry:
         return None if self.facts is None else dict(load(self.facts)(view))
 
     @staticmethod
-    def players(rules: Any) -> int:
+    def players(rules: Ruleset) -> int:
         """Seats at the table."""
         return int(rules.players)
 
-    def teams(self, rules: Any) -> list[int] | None:
+    def teams(self, rules: Ruleset) -> list[int] | None:
         """Each seat's team when seats play in partnerships (a game won by sides, fewer sides
         than seats), else None: each plays for themselves.
 
@@ -222,8 +314,9 @@ class GameEntry:
         """
         if self.winners is not winner_is_a_side:
             return None
-        sides = [int(rules.side_of(seat)) for seat in range(self.players(rules))]
-        return sides if len(set(sides)) < len(sides) else None
+        sided = sides(rules)
+        teams = [sided.side_of(seat) for seat in range(self.players(rules))]
+        return teams if len(set(teams)) < len(teams) else None
 
     def describe(self) -> dict[str, Any]:
         """What ``GET /api/games`` says of this game: options with their schema, levels, modes."""
@@ -235,6 +328,7 @@ class GameEntry:
             "levels": list(self.levels),
             "default_level": self.default_level,
             "modes": list(MODES),
+            "capabilities": self.capabilities,
         }
 
 
@@ -290,6 +384,21 @@ def all_games() -> list[GameEntry]:
     return list(_REGISTRY.values())
 
 
+def entry_of(game: object) -> GameEntry:
+    """The entry of the game ``game`` is a game of (by its engine's class); ``ValueError`` for
+    anything else.
+
+    >>> from bistrot.oti import OtiGame
+    >>> entry_of(OtiGame.new(seed=1)).name
+    'oti'
+    """
+    for entry in _REGISTRY.values():
+        if isinstance(game, entry.game_class()):
+            return entry
+    known = ", ".join(_REGISTRY)
+    raise ValueError(f"{type(game).__name__} is not a game of this card room (it plays {known})")
+
+
 def get(name: object) -> GameEntry:
     """The entry of game ``name``; ``ValueError`` naming the games otherwise."""
     entry = _REGISTRY.get(name) if isinstance(name, str) else None
@@ -311,6 +420,8 @@ register(
         },
         arena_bots={"hard-v1": "bistrot.omi.bots.hard:FrozenHardOmiBot"},
         winners=winner_is_a_side,
+        places=places_by_side,
+        analysis="bistrot.analysis.omi",
         arena="bistrot.arena.omi",
         terminal="bistrot.cli.play_omi:play_omi",
         terminal_help="an Omi match: you and a computer partner against two computer players"
@@ -334,6 +445,7 @@ register(
         },
         winners=winner_is_the_seat,
         places=places_by_ranking,
+        analysis="bistrot.analysis.oti",
         arena="bistrot.arena.rotation",
         terminal="bistrot.cli.play_oti:play_oti",
         terminal_help="an Oti game: you against 1 to 4 computer players",

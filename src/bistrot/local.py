@@ -58,7 +58,7 @@ from bistrot.tablecore.core import Commit, HintAsk, Proposal, TableCore
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import COMPUTER, OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
 from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
-from bistrot.tablecore.replay import record_of, replay_of
+from bistrot.tablecore.replay import no_analysis, record_of, replay_of, require_analysis
 from bistrot.wire import peek_id, reject
 
 if TYPE_CHECKING:
@@ -284,6 +284,7 @@ class LocalRoom:
         not_over
         """
         found = self.analyses.get(table_id)
+        require_analysis(self._table(table_id))
         if found is None:
             found = self.analyses[table_id] = analyze_device_record(self.record_text(table_id), progress)
         return found
@@ -410,7 +411,8 @@ class LocalRoom:
 def analyze_device_record(text: str, progress: Progress | None = None) -> dict[str, Any]:
     """The analysis of a game's record as a device makes it, :meth:`bistrot.analysis.Analysis.to_dict`:
     the built-in solver, the browser's layouts (``default_samples(..., browser=True)``), the
-    default seed, ``progress(done, total)`` after each decision; ``ValueError`` for a bad record.
+    default seed, ``progress(done, total)`` after each decision; ``ValueError`` for a bad record,
+    :class:`~bistrot.tablecore.errors.TableError` ``no_analysis`` for a game that has none.
 
     >>> from bistrot.oti import OtiGame, OtiRules
     >>> game = OtiGame.new(OtiRules(players=2), seed=3)
@@ -422,7 +424,11 @@ def analyze_device_record(text: str, progress: Progress | None = None) -> dict[s
     from bistrot.analysis import analyze_record, default_samples
     from bistrot.analysis.load import game_entry
 
-    samples = default_samples(game_entry(text).name, ANALYSIS_SOLVER, browser=True)
+    entry = game_entry(text)
+    refused = no_analysis(entry)
+    if refused is not None:
+        raise refused
+    samples = default_samples(entry.name, ANALYSIS_SOLVER, browser=True)
     return analyze_record(text, samples, progress=progress, solver=ANALYSIS_SOLVER).to_dict()
 
 

@@ -1,7 +1,9 @@
 """Analysis of a game's record, decision by decision, as chess sites analyse games.
 
 The record's actions are replayed through the engine and every decision with a choice is
-judged from what the deciding seat could see at that moment:
+judged from what the deciding seat could see at that moment, by the analysis module the game's
+registry entry names (:attr:`bistrot.games.GameEntry.analysis`, an
+:class:`~bistrot.games.Analyser`):
 
 * **Omi** (:mod:`.omi`): each trump choice (from the chooser's four cards) and each card played
   with a choice, by the hard player's sampling of the unseen cards and double-dummy solving, in
@@ -9,7 +11,8 @@ judged from what the deciding seat could see at that moment:
 * **Oti** (:mod:`.oti`): each move of the play phase with a choice, by the hard player's Monte
   Carlo search, in **win chance**.
 
-Each decision gets a mark (inaccuracy, mistake, blunder) and each player an accuracy
+A game whose entry names no analysis is refused with a ``ValueError`` that says so.  Each
+decision gets a mark (inaccuracy, mistake, blunder) and each player an accuracy
 (:mod:`.marks`).  Pure Python and the existing solvers: it runs wherever the engines run.
 ``progress(done, total)`` is called after each decision judged.  See docs/analysis.md.
 
@@ -25,9 +28,7 @@ Each decision gets a mark (inaccuracy, mistake, blunder) and each player an accu
 
 from __future__ import annotations
 
-from typing import Any
-
-from bistrot.analysis import omi, oti
+from bistrot import games
 from bistrot.analysis.load import read_game
 from bistrot.analysis.marks import MARKS, OMI, OTI, Thresholds
 from bistrot.analysis.result import Analysis, Decision, PlayerSummary, Progress
@@ -43,16 +44,13 @@ def default_samples(game: str, solver: str = "auto", browser: bool = False) -> i
     unless told otherwise; ``browser``: in the browser's worker, where the analysis of a game of
     the device runs (the built-in solver under Pyodide).
 
+    >>> from bistrot.analysis import omi
     >>> default_samples("omi", "dds"), default_samples("omi", "python"), default_samples("oti")
     (64, 32, 200)
     >>> default_samples("omi", browser=True) == omi.BROWSER_SAMPLES
     True
     """
-    if game == "omi":
-        return omi.default_samples(solver, browser)
-    if game == "oti":
-        return oti.DEFAULT_SAMPLES
-    raise ValueError(f"there is no analysis of {game!r}; games analysed: omi, oti")
+    return games.get(game).analyser().default_samples(solver, browser)
 
 
 #: The seed of an analysis unless told: the card room's (server and device) and the command
@@ -60,19 +58,12 @@ def default_samples(game: str, solver: str = "auto", browser: bool = False) -> i
 DEFAULT_SEED = 0
 
 
-def analyze(game: Any, samples: int | None = None, seed: int = DEFAULT_SEED, progress: Progress | None = None,
-            solver: str = "auto") -> Analysis:
-    """Analyse a game (an :class:`~bistrot.omi.OmiGame` or :class:`~bistrot.oti.OtiGame`, finished
-    or not: the actions so far); ``samples`` per decision (None: :func:`default_samples`),
-    ``seed`` for the random draws, ``solver`` for Omi's double-dummy solver."""
-    from bistrot.omi import OmiGame
-    from bistrot.oti import OtiGame
-
-    if isinstance(game, OmiGame):
-        return omi.analyze(game, samples, seed, progress, solver)
-    if isinstance(game, OtiGame):
-        return oti.analyze(game, oti.DEFAULT_SAMPLES if samples is None else samples, seed, progress)
-    raise ValueError(f"there is no analysis of {type(game).__name__}; games analysed: omi, oti")
+def analyze(game: object, samples: int | None = None, seed: int = DEFAULT_SEED,
+            progress: Progress | None = None, solver: str = "auto") -> Analysis:
+    """Analyse a game (finished or not: the actions so far) with its registry entry's analysis;
+    ``samples`` per decision (None: :func:`default_samples`), ``seed`` for the random draws,
+    ``solver`` for Omi's double-dummy solver.  ``ValueError`` for a game without analysis."""
+    return games.entry_of(game).analyser().analyze(game, samples, seed, progress, solver)
 
 
 def analyze_record(text: object, samples: int | None = None, seed: int = DEFAULT_SEED,

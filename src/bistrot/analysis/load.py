@@ -16,10 +16,10 @@ ValueError: a record of 'Chess', a game this card room does not know (it knows O
 
 from __future__ import annotations
 
-from typing import Any
-
 from bistrot import games
+from bistrot.engine import Game
 from bistrot.records import shown, split_tags
+from bistrot.ruleset import Ruleset
 
 
 def game_entry(text: str) -> games.GameEntry:
@@ -35,7 +35,7 @@ def game_entry(text: str) -> games.GameEntry:
     raise ValueError(f"a record of {shown(name)}, a game this card room does not know (it knows {known})")
 
 
-def read_game(text: object) -> Any:
+def read_game(text: object) -> Game[Ruleset]:
     """The game a record describes, replayed through its engine; ``ValueError`` says what is
     wrong (not a text, not a record, an unknown game, a bad tag, an action the rules refuse)."""
     if not isinstance(text, str):

@@ -213,11 +213,13 @@ def judge(point: Point, samples: int, seed: int, solver: str = "auto") -> Decisi
                     dd_loss=dd_loss, dd_tricks=tricks, best_expected=best_expected)
 
 
-def analyze(game: OmiGame, samples: int | None = None, seed: int = 0, progress: Progress | None = None,
+def analyze(game: object, samples: int | None = None, seed: int = 0, progress: Progress | None = None,
             solver: str = "auto") -> Analysis:
-    """Judge every decision of ``game`` with a choice (its actions so far, if it is not over),
-    with ``samples`` layouts each (None: :func:`default_samples`); ``progress(done, total)``
-    after each."""
+    """Judge every decision of ``game`` (an Omi game) with a choice (its actions so far, if it is
+    not over), with ``samples`` layouts each (None: :func:`default_samples`); ``progress(done,
+    total)`` after each."""
+    if not isinstance(game, OmiGame):
+        raise ValueError(f"Omi's analysis judges Omi games, not {type(game).__name__}")
     if samples is None:
         samples = default_samples(solver)
     if samples < 1:
@@ -228,5 +230,6 @@ def analyze(game: OmiGame, samples: int | None = None, seed: int = 0, progress: 
         moves.append(judge(point, samples, seed, solver))
         if progress is not None:
             progress(done, len(todo))
-    return Analysis("omi", OMI, moves, samples, seed, game.is_over, seats=game.rules.players)
+    return Analysis("omi", OMI, moves, samples, seed, game.is_over, seats=game.rules.players,
+                    draws="layouts", double_dummy=True)
 

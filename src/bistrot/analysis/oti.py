@@ -88,10 +88,25 @@ def judge(point: Point, samples: int, seed: int) -> Decision:
     return Decision(point.index, point.seat, point.action, best, loss, values, "move", OTI.mark(loss))
 
 
-def analyze(game: OtiGame, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-            progress: Progress | None = None) -> Analysis:
-    """Judge every move of ``game`` with a choice (its moves so far, if it is not over);
-    ``progress(done, total)`` after each."""
+def default_samples(solver: str = "auto", browser: bool = False) -> int:
+    """Deals per decision unless told: :data:`DEFAULT_SAMPLES`, wherever it runs (the hard
+    player's search needs no solver).
+
+    >>> default_samples() == default_samples(browser=True) == DEFAULT_SAMPLES
+    True
+    """
+    return DEFAULT_SAMPLES
+
+
+def analyze(game: object, samples: int | None = None, seed: int = 0,
+            progress: Progress | None = None, solver: str = "auto") -> Analysis:
+    """Judge every move of ``game`` (an Oti game) with a choice (its moves so far, if it is not
+    over), with ``samples`` deals each (None: :func:`default_samples`); ``progress(done,
+    total)`` after each; ``solver`` is Omi's and means nothing here."""
+    if not isinstance(game, OtiGame):
+        raise ValueError(f"Oti's analysis judges Oti games, not {type(game).__name__}")
+    if samples is None:
+        samples = default_samples(solver)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
     todo = points(game)

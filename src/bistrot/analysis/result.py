@@ -5,7 +5,7 @@ prints.
 >>> from bistrot.analysis.marks import OMI
 >>> move = Decision(index=3, seat=1, action="play TH", best=["play AH"], loss=0.5,
 ...     values={"play AH": 1.0, "play TH": 0.5}, kind="card", mark="mistake", dd_loss=1)
->>> found = Analysis("omi", OMI, [move], samples=8, seed=0, over=True)
+>>> found = Analysis("omi", OMI, [move], samples=8, seed=0, over=True, double_dummy=True)
 >>> found.players[1].accuracy, found.players[0].accuracy
 (50.0, None)
 >>> found.to_dict()["moves"][0]["dd_loss"], found.to_dict()["players"]["1"]["mistakes"]
@@ -104,6 +104,10 @@ class Analysis:
     over: bool
     players: dict[int, PlayerSummary] = field(default_factory=dict)
     seats: int = 0
+    draws: str = "deals"
+    """What ``samples`` counts: Omi's ``layouts`` of the unseen cards, Oti's ``deals``."""
+    double_dummy: bool = False
+    """Whether card plays are also judged with every hand open (``dd_loss``, in tricks)."""
 
     def __post_init__(self) -> None:
         seats = max([self.seats - 1, *(m.seat for m in self.moves)]) + 1
@@ -117,7 +121,7 @@ class Analysis:
         return PlayerSummary(
             seat, len(mine), marks.count("inaccuracy"), marks.count("mistake"), marks.count("blunder"),
             accuracy(self.thresholds, [m.loss for m in mine]),
-            sum(dd) if self.game == "omi" else None,
+            sum(dd) if self.double_dummy else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,6 +130,8 @@ class Analysis:
             "game": self.game,
             "over": self.over,
             "samples": self.samples,
+            "draws": self.draws,
+            "double_dummy": self.double_dummy,
             "seed": self.seed,
             "thresholds": self.thresholds.to_dict(),
             "moves": [m.to_dict() for m in self.moves],

@@ -130,40 +130,40 @@ def print_report(found: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    omi = found["game"] == "omi"
+    dd = found["double_dummy"]  # card plays judged with every hand open too (Omi's)
     unit = found["thresholds"]["unit"]
-    draws = f"{found['samples']} {'layouts' if omi else 'deals'} each, seed {found['seed']}"
+    draws = f"{found['samples']} {found['draws']} each, seed {found['seed']}"
     moves = Table(title=f"{found['game'].capitalize()}: {len(found['moves'])} decisions judged "
                   f"(loss in {unit}; {draws})"
                   + ("" if found["over"] else "; the game is not over"))
     columns = ["#", "seat", "played", "best", "loss", "mark"]
-    if omi:
+    if dd:
         columns[3:4] = ["best for the seat", "best, all open"]
         columns.insert(6, "dd")
     for name in columns:
         moves.add_column(name, justify="right" if name in ("#", "seat", "loss", "dd") else "left")
     for move in found["moves"]:
         row = [str(move["index"]), str(move["seat"]), move["action"]]
-        if omi and move["kind"] == "card":
+        if dd and move["kind"] == "card":
             row += [choices(move["best_expected"]), choices(move["best"])]
-        elif omi:
+        elif dd:
             row += [choices(move["best"]), ""]
         else:
             row.append(choices(move["best"]))
         row.append(f"{move['loss']:.2f}")
-        if omi:
+        if dd:
             row.append("" if "dd_loss" not in move else str(move["dd_loss"]))
         row.append(move["mark"] or "")
         moves.add_row(*row)
     players = Table(title="Players")
     for name in ("seat", "decisions", "accuracy", "inaccuracies", "mistakes", "blunders",
-                 *(("dd tricks lost",) if omi else ())):
+                 *(("dd tricks lost",) if dd else ())):
         players.add_column(name, justify="right")
     for seat, summary in found["players"].items():
         accuracy = "-" if summary["accuracy"] is None else f"{summary['accuracy']:.1f}%"
         row = [seat, str(summary["decisions"]), accuracy, str(summary["inaccuracies"]),
                str(summary["mistakes"]), str(summary["blunders"])]
-        if omi:
+        if dd:
             row.append(str(summary.get("dd_loss", 0)))
         players.add_row(*row)
     console = Console()

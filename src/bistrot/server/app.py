@@ -81,7 +81,7 @@ from bistrot.server.sharing import EVERY_INTERFACE, network_address, share_origi
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import Storage, new_secret
 from bistrot.tablecore.errors import TableError
-from bistrot.tablecore.replay import record_of, replay_of
+from bistrot.tablecore.replay import record_of, replay_of, require_analysis
 
 #: The cookie by which a browser is one challenger (with its address): 10 years, then a new
 #: attempt of every challenge.
@@ -504,8 +504,8 @@ def _add_api(
     )
     async def analysis(table_id: str, authorization: Bearer = None) -> dict[str, Any]:
         """Where the analysis of a finished game stands, with its result once done (docs/analysis.md):
-        the same refusals as its record."""
-        await history.finished_game(room.storage, table_id, history.bearer(authorization))
+        the same refusals as its record, and ``no_analysis`` (409) for a game that has none."""
+        require_analysis(await history.finished_game(room.storage, table_id, history.bearer(authorization)))
         return await analyses.state(table_id)
 
     @app.post(
@@ -516,12 +516,14 @@ def _add_api(
     )
     async def analyse(table_id: str, request: Request, authorization: Bearer = None) -> dict[str, Any]:
         """Have a finished game analysed, once: computed in the server's analysis pool and stored,
-        its progress in `GET`; the same refusals as its record, ``too_many_analyses`` (429) while
+        its progress in `GET`; the same refusals as its record, ``no_analysis`` (409) for a game
+        that has none, ``too_many_analyses`` (429) while
         the caller's address has its share under way, and ``analysis_busy`` (503) while this
         server's analysis queue is full (for a caller without a seat token of the game: its first
         half), both with ``Retry-After``."""
         token = history.bearer(authorization)
         core = await history.finished_game(room.storage, table_id, token)
+        require_analysis(core)
         player = token is not None and isinstance(core.identify(token), int)
         client = client_key(request.client.host if request.client else "")
         return await analyses.request(core, client, player)

@@ -40,6 +40,7 @@ from typing import Any
 
 from bistrot import dealcode, games
 from bistrot.cards import CARD_NAMES
+from bistrot.omi import OmiGame
 from bistrot.server import club_store, daily_store, duplicate
 from bistrot.server.club_store import ClubEvent, Played, Player
 from bistrot.server.duplicate import COMPASS, EW, NS, Sitting
@@ -409,6 +410,8 @@ def board_hands(event: ClubEvent, board: int, secret: str) -> dict[str, list[str
     game = entry.game_class().new(
         rules, seed=duplicate.board_seed(secret, event.id, board, dealcode.SEED_BITS)
     )
+    if not isinstance(game, OmiGame):  # a board's compass hands are Omi's deal
+        raise ValueError(f"club events deal Omi boards, not {entry.title}")
     return {
         COMPASS[duplicate.compass_of(seat, board)]: [CARD_NAMES[c] for c in sorted(cards, reverse=True)]
         for seat, cards in enumerate(game.dealt)

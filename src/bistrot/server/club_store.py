@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, delete, func, select, update
 
+from bistrot.omi import OmiGame
 from bistrot.server.daily_store import insert_new
 from bistrot.server.duplicate import MAX_PAIRS
 from bistrot.server.schema import club_boards, club_events, club_players, profiles
@@ -216,7 +217,10 @@ def finished_work(core: TableCore, at: float) -> InTransaction | None:
     the end: the tricks of its one hand (None for a table that plays no event's board)."""
     if core.table.event is None:
         return None
-    tricks = int(core.game.results[-1]["tricks"][0])
+    game = core.game
+    if not isinstance(game, OmiGame):  # a board is a hand of Omi (club.BOARD_RULES)
+        raise TypeError(f"table {core.id} plays an event's board but is not an Omi game")
+    tricks = int(game.results[-1]["tricks"][0])
     return functools.partial(finish, table_id=core.id, side0_tricks=tricks, at=at)
 
 

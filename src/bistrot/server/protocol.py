@@ -324,6 +324,17 @@ class GameOption(BaseModel):
     help: str = Field(description="what it does, in one line (English)")
 
 
+class Capabilities(BaseModel):
+    """What a game provides beyond being played (``GameEntry.capabilities``); the page offers
+    only what is declared here."""
+
+    analysis: bool = Field(description="its finished games can be analysed (POST /api/tables/{id}/analysis)")
+    hints: bool = Field(description="a computer player can give hints")
+    terminal: bool = Field(description="`bistrot play <name>` plays it in a terminal")
+    rated: bool = Field(description="its public games count for ratings")
+    facts: bool = Field(description="a challenge's results compare its games hand by hand")
+
+
 class GameInfo(BaseModel):
     """One game of the card room, from the game registry."""
 
@@ -334,6 +345,7 @@ class GameInfo(BaseModel):
     levels: list[Level]
     default_level: Level
     modes: list[Mode]
+    capabilities: Capabilities
 
 
 class Sharing(BaseModel):

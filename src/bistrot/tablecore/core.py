@@ -41,10 +41,12 @@ import math
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from bistrot import games
+from bistrot.engine import Game
 from bistrot.errors import IllegalAction
+from bistrot.ruleset import Ruleset
 from bistrot.seeding import derive
 from bistrot.tablecore import chat
 from bistrot.tablecore.errors import TableError
@@ -203,12 +205,12 @@ class TableCore:
             raise ValueError(f"table {self.id}: its events are not numbered 1 to {self.table.seq}")
         # Copies of the game at a few recent seqs, oldest first, never changed once kept: a
         # rebuild starts from the nearest, so a catch-up costs what was missed, not the game.
-        self._snapshots: list[tuple[int, Any]] = []
+        self._snapshots: list[tuple[int, Game[Ruleset]]] = []
         game = self.rebuilt(0)
         for event in self.history:  # the one full replay: loading a table
             game.apply(event.action, seat=event.actor)
             self._keep(event.seq, game)
-        self.game: Any = game
+        self.game: Game[Ruleset] = game
         self.seats = [SeatState(s) for s in sorted(stored.seats, key=lambda s: s.seat)]
         if [s.record.seat for s in self.seats] != list(range(self.players)):
             raise ValueError(f"table {self.id}: it must have seats 0 to {self.players - 1}")
@@ -238,7 +240,7 @@ class TableCore:
         """``waiting`` (for players), ``playing`` or ``over``."""
         return self.table.status
 
-    def rebuilt(self, seq: int) -> Any:
+    def rebuilt(self, seq: int) -> Game[Ruleset]:
         """The game as it stood after the first ``seq`` stored actions, a new object the caller
         may change.  It is replayed from the nearest snapshot at or below ``seq``: for a seq
         within :attr:`replay_limit` of the last, at most ``snapshot_every - 1`` actions more
@@ -252,7 +254,7 @@ class TableCore:
         """
         if not 0 <= seq <= self.seq:
             raise ValueError(f"table {self.id} has seqs 0 to {self.seq}, not {seq}")
-        start, game = 0, None
+        start, game = 0, cast("Game[Ruleset] | None", None)
         for at, snapshot in reversed(self._snapshots):
             if at <= seq:
                 start, game = at, snapshot.copy()  # copy out: a snapshot is never changed
@@ -269,7 +271,7 @@ class TableCore:
         about ``replay_limit / snapshot_every + 2`` whatever the length of the history."""
         return [seq for seq, _ in self._snapshots]
 
-    def _keep(self, seq: int, game: Any) -> None:
+    def _keep(self, seq: int, game: Game[Ruleset]) -> None:
         # ``game`` stands at ``seq``.  Keep a copy (copy in: the caller goes on changing its
         # game) every ``snapshot_every`` seqs, only if a catch-up within the replay limit may
         # start from it, and drop those none can: the newest at or below the oldest seq a
@@ -384,7 +386,8 @@ class TableCore:
         """Whether this table's game counts for ratings: a public table (the lobby's, a quick
         match's) every person at which has a profile.  Computer players count as fixed anchors."""
         people = [s.record for s in self.seats if s.record.kind == HUMAN]
-        return self.table.public and bool(people) and all(p.profile for p in people)
+        ranked = self.entry.places is not None  # the game declares a rated ranking
+        return ranked and self.table.public and bool(people) and all(p.profile for p in people)
 
     def rated_places(self, result: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What a rating of this finished game ranks (None if it is not :attr:`rated`): each seat's
@@ -399,9 +402,10 @@ class TableCore:
         >>> [(p["profile"], p["level"], p["place"]) for p in core.rated_places({"ranking": [1, 0]})]
         [('pppppppppppppppp', None, 1), (None, 'hard', 0)]
         """
-        if not self.rated:
+        ranking = self.entry.places
+        if ranking is None or not self.rated:
             return None
-        places = self.entry.places(self.rules, result)
+        places = ranking(self.rules, result)
         teams = self.entry.teams(self.rules) or list(range(self.players))
         last = max(places) + 1
         for i, s in enumerate(self.seats):
@@ -438,7 +442,7 @@ class TableCore:
             "rated": self.rated,
         }
 
-    def legal(self, game: Any, audience: Audience) -> list[str]:
+    def legal(self, game: Game[Ruleset], audience: Audience) -> list[str]:
         """What ``audience`` may do now: nothing for spectators, computer-played seats, before
         the start and after the end."""
         if audience is None or self.status == WAITING or game.is_over or self.computer_plays(audience):
@@ -454,15 +458,18 @@ class TableCore:
         r = self.table
         return r.challenge is not None or r.daily is not None or r.event is not None
 
-    def view(self, game: Any, audience: Audience) -> dict[str, Any]:
+    def view(self, game: Game[Ruleset], audience: Audience) -> dict[str, Any]:
         """The engine's view of ``audience``, less the deal code at a :attr:`deal_secret` table:
         every view this core hands out (states, computer players' views) is made here."""
-        view: dict[str, Any] = game.view(audience)
+        # a dict the host goes on filling (seats, table, legal): the engine's is a fresh one
+        view = cast("dict[str, Any]", game.view(audience))
         if self.deal_secret:
             view.pop("deal_code", None)
         return view
 
-    def state(self, game: Any, seq: int, audience: Audience, last: EventRecord | None) -> dict[str, Any]:
+    def state(
+        self, game: Game[Ruleset], seq: int, audience: Audience, last: EventRecord | None
+    ) -> dict[str, Any]:
         """The ``state`` message for ``audience`` at ``seq`` (``game`` as it stood then)."""
         shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
         return state_message(
@@ -664,7 +671,7 @@ class TableCore:
         over = bool(game.is_over)
         return Commit(proposal, events, OVER if over else PLAYING, self.result_of(game) if over else None)
 
-    def result_of(self, game: Any) -> dict[str, Any]:
+    def result_of(self, game: Game[Ruleset]) -> dict[str, Any]:
         """The stored ``result`` of a finished game: its summary and, if any seat asked for
         hints, how many each did (``"hints": {"0": 3}``, seats as texts: it is stored as JSON).
 
@@ -738,7 +745,9 @@ class TableCore:
         """Whether a seat may ask for hints here: only in a game against the computer, never at
         a friends or hot-seat table nor in a challenge's or a daily deal's game (whose results
         are compared)."""
-        return self.table.mode == "computer" and self.table.challenge is None and self.table.daily is None
+        table = self.table
+        return (self.entry.capabilities["hints"] and table.mode == "computer" and table.challenge is None
+                and table.daily is None)
 
     @property
     def hint_level(self) -> str:

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bistrot.engine import Game
+from bistrot.games import GameEntry
+from bistrot.ruleset import Ruleset
 from bistrot.tablecore.core import TableCore
 from bistrot.tablecore.delta import diff, patched
 from bistrot.tablecore.errors import TableError
@@ -32,6 +35,26 @@ def not_over() -> TableError:
     return TableError("not_over", text, 409)
 
 
+def no_analysis(entry: GameEntry) -> TableError | None:
+    """The refusal of an analysis of ``entry``'s games if its registry entry provides none (HTTP
+    409, ``no_analysis``), else None.
+
+    >>> from bistrot import games
+    >>> no_analysis(games.get("omi")) is None
+    True
+    """
+    if entry.capabilities["analysis"]:
+        return None
+    return TableError("no_analysis", f"{entry.title} games have no analysis in this card room", 409)
+
+
+def require_analysis(core: TableCore) -> None:
+    """Refuse (:func:`no_analysis`) the analysis of ``core``'s game unless its game has one."""
+    refused = no_analysis(core.entry)
+    if refused is not None:
+        raise refused
+
+
 def record_of(core: TableCore) -> str:
     """The record of the finished game (docs/records.md), as ``bistrot analyze`` reads it."""
     if core.status != OVER:
@@ -40,7 +63,7 @@ def record_of(core: TableCore) -> str:
     return text
 
 
-def replay_view(core: TableCore, game: Any) -> dict[str, Any]:
+def replay_view(core: TableCore, game: Game[Ruleset]) -> dict[str, Any]:
     """What the replay shows of ``game``: the spectators' view, with ``hands``, every seat's hand
     as that seat saw it then."""
     view = core.view(game, None)

@@ -50,6 +50,16 @@ export const defaultLevel = (name) => gameInfo(name)?.default_level || levelsOf(
 /** The ways to play a game (computer, friends, hotseat). */
 export const modesOf = (name) => gameInfo(name)?.modes || [];
 
+/** Whether a game provides `capability` ("analysis", "hints", "terminal", "rated", "facts"), as
+ * its entry declares: the page offers nothing a game does not provide. A game this catalog does
+ * not list provides nothing; a list kept from a server that did not yet declare capabilities
+ * (a page offline since) is taken to provide all, as that server did. */
+export function provides(name, capability) {
+  const info = gameInfo(name);
+  if (!info) return false;
+  return info.capabilities ? !!info.capabilities[capability] : true;
+}
+
 /** How many seats a table of `name` with `rules` has (null when the game has no such option). */
 export function seatCount(name, rules = {}) {
   const option = optionsOf(name).find((o) => o.name === SEATS_OPTION);

@@ -14,6 +14,7 @@ import { api, get } from "./api.js";
 import { cardName, cardPretty } from "./cards.js";
 import { loadTable, tableInMemory, heldToken } from "./store.js";
 import { rendererFor } from "./games/index.js";
+import { provides } from "./catalog.js";
 import { nameOf } from "./table/render.js";
 import { isLocalTable, localReplay, localRecord, localAnalysis, localAnalysisStored } from "./offline.js";
 import { patched } from "./delta.js";
@@ -186,6 +187,7 @@ export function replayPage(root, tableId, nav, topbar) {
   }
 
   function analysisPanel() {
+    if (!provides(data.game, "analysis")) return null;  // a game without analysis: no panel
     const box = (...children) => h("section", {
       class: "replay-analysis", dataset: { testid: "analysis", status: analysis.status }, "aria-live": "polite",
     }, h("h2", {}, t("replay.analysis")), ...children);
@@ -209,7 +211,9 @@ export function replayPage(root, tableId, nav, topbar) {
     const players = analysis.result?.players || {};
     const view = viewAt(0);
     const ctx = context(view, null);
-    const dd = data.game === "omi";
+    // the double-dummy column where the analysis judged cards with every hand open (an
+    // analysis kept on this device by an older version says so by its players' dd_loss)
+    const dd = analysis.result?.double_dummy ?? Object.values(players).some((p) => "dd_loss" in p);
     return h("table", { class: "accuracy", dataset: { testid: "accuracy" } },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("replay.player")), h("th", { scope: "col" }, t("replay.accuracy")),
@@ -335,7 +339,7 @@ export function replayPage(root, tableId, nav, topbar) {
       setAnalysis(found);
       // Opened as "Analyse this game" (the end of a game: /replay/<id>#analysis): asked for at once.
       const asked = location.hash === "#analysis";
-      if (asked && ["none", "failed"].includes(analysis.status)) requestAnalysis();
+      if (asked && provides(data.game, "analysis") && ["none", "failed"].includes(analysis.status)) requestAnalysis();
       document.title = `${t("replay.title")} · ${t(`game.${data.game}`)} · bistrot`;
       body = h("section", { class: "page replay-page", dataset: { testid: "replay" } });
       clear(root);

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { shareBox } from "../qr.js";
 import { challengeComparison } from "../challenge.js";
 import { rendererFor } from "../games/index.js";
+import { provides } from "../catalog.js";
 import { rematch, challenge, startNow, loadComparison } from "./requests.js";
 import { shareUrl } from "../sharing.js";
 import { chatPanel, hasChat } from "./chat.js";
@@ -124,7 +125,8 @@ export function overScreen(T, view, ctx) {
         : h("button", { type: "button", class: "btn", dataset: { action: "challenge" }, onclick: () => challenge(T) },
           t("over.challenge"))),
       navLink(nav, `/replay/${tableId}`, { class: "btn", dataset: { action: "replay" } }, t("history.replay")),
-      navLink(nav, `/replay/${tableId}#analysis`, { class: "btn", dataset: { action: "analysis" } }, t("replay.analyse")),
+      provides(view.game, "analysis") &&
+        navLink(nav, `/replay/${tableId}#analysis`, { class: "btn", dataset: { action: "analysis" } }, t("replay.analyse")),
       h("button", { type: "button", class: "btn", onclick: () => nav("/") }, t("nav.home"))),
     S.challenge && h("div", { class: "challenge-share", dataset: { testid: "challenge-share" } },
       shareBox(S.challenge.url, { title: t("over.challenge_share"), testId: "challenge-link" })),
