@@ -1,5 +1,5 @@
 """What ``bistrot serve`` hands out for offline play (bistrot/pyodide.py, bistrot/server/offline.py,
-docs/offline.md):
+offline_assets.py, offline_wheel.py, docs/offline.md):
 Pyodide checked against its pinned sha512, the wheel, the service worker and its precache list,
 and a server without Pyodide that says so and plays online as ever."""
 
@@ -30,8 +30,9 @@ from bistrot.pyodide import (
     integrity_of,
     pyodide_ready,
 )
-from bistrot.server import Settings, create_app, offline
-from bistrot.server.offline import build_wheel
+from bistrot.server import Settings, create_app, offline_wheel
+from bistrot.server.offline_assets import STATIC_DIR
+from bistrot.server.offline_wheel import build_wheel
 
 FAKE_FILES = {name: f"fake {name}\n".encode() for name in PYODIDE_FILES}
 
@@ -117,7 +118,7 @@ def ready_app(tmp_path, cache, monkeypatch):
     monkeypatch.setattr(pyodide, "PYODIDE_INTEGRITY", integrity_of(tarball))
     install_tarball(tarball)
     static = tmp_path / "static"
-    shutil.copytree(offline.STATIC_DIR, static)
+    shutil.copytree(STATIC_DIR, static)
     settings = Settings(db=str(tmp_path / "room.db"), bot_executor="thread", bot_workers=1, static_dir=static)
     with TestClient(create_app(settings)) as client:
         yield client, static
@@ -160,7 +161,7 @@ def test_the_wheel_plays_with_nothing_but_the_standard_library(tmp_path):
     _name, data = build_wheel()
     zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path / "site")
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    package = Path(offline.__file__).resolve().parents[1]
+    package = Path(offline_wheel.__file__).resolve().parents[1]
     data_files = [p for sub in ("omi", "oti") for p in (package / sub).rglob("*.json")]
     assert all(f"bistrot/{p.relative_to(package).as_posix()}" in names for p in data_files)
     record = zipfile.ZipFile(io.BytesIO(data)).read("bistrot-0.1.0.dist-info/RECORD").decode()

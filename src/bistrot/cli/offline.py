@@ -64,7 +64,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     from bistrot.pyodide import PYODIDE_VERSION, PyodideFetcher, pyodide_dir, pyodide_ready
-    from bistrot.server.offline import OfflineAssets  # what the server's page precaches
+    from bistrot.server.offline_assets import OfflineAssets  # what the server's page precaches
 
     if not pyodide_ready():
         print(f"offline play: not ready (no Pyodide {PYODIDE_VERSION} in {pyodide_dir()}); "

@@ -39,7 +39,8 @@ from bistrot.server.lobby import Lobby
 from bistrot.server.lobby_api import add_lobby, refuse_waiting_elsewhere
 from bistrot.server.match_lock import LocalMatchLock, RedisMatchLock
 from bistrot.server.middleware import AccessLog, BodyLimit, SecurityHeaders, Unexpected, redact_uvicorn_logs
-from bistrot.server.offline import add_offline, games_json
+from bistrot.server.offline import add_offline
+from bistrot.server.offline_assets import games_json
 from bistrot.server.passkey_api import add_passkeys
 from bistrot.server.penalty import PenaltyBox
 from bistrot.server.players import Profiles
