@@ -18,6 +18,7 @@ from server_harness import Client, bearer, drive, http, open_table, oti_policy, 
 
 from bistrot.oti.view import TURN_ACTIONS
 from bistrot.server import room as room_module
+from bistrot.server.node_calls import NodeCall, decode
 
 
 def scanned(info: dict[str, Any]) -> dict[str, Any]:
@@ -229,7 +230,7 @@ def test_the_facts_go_only_to_whoever_finished_a_game_on_the_deal(server):
 
 def test_a_challenge_asked_of_another_node_carries_the_table_and_token(server, monkeypatch):
     """A cluster node forwards ``GET /api/challenges/{id}`` to the node of the challenge's source
-    table (room.py ``_forward``): the named table and its token go along, through the call's
+    table (room.py ``_at_owner``): the named table and its token go along, through the call's
     JSON, and the answer is that node's.  Here the room calls itself as the other node."""
     table = open_table(server.url, mode="computer", rules={"target": 1}, level="easy", name="Ama")
     source, token = table["table"], table["seats"][0]["token"]
@@ -237,12 +238,13 @@ def test_a_challenge_asked_of_another_node_carries_the_table_and_token(server, m
         play_out(me)
     challenge = challenge_of(server.url, source, token)
     room = server.room
-    calls: list[tuple[str, list[Any]]] = []
+    calls: list[dict[str, Any]] = []
 
     class Loopback:
-        async def call(self, node: str, method: str, args: list[Any]) -> Any:
-            calls.append((method, args))
-            return await room.forwarded(method, json.loads(json.dumps(args)))
+        async def call(self, node: str, call: NodeCall[Any]) -> Any:
+            sent = json.loads(json.dumps(call.encode()))
+            calls.append(sent)
+            return call.result(json.loads(json.dumps(await room.forwarded(decode(sent)))))
 
     async def elsewhere(challenge_id: str) -> str | None:
         return None if room_module._FORWARDED.get() else "node-b"  # the other node: its own
@@ -251,9 +253,10 @@ def test_a_challenge_asked_of_another_node_carries_the_table_and_token(server, m
     monkeypatch.setattr(room, "_challenge_owner", elsewhere)
     shown = info_of(server.url, challenge, source, token)
     assert shown["facts_shown"] is True and shown["results"][0]["facts"]["hands"]
-    assert calls == [("challenge_info", [challenge, source, token])]
+    assert calls == [{"call": "challenge_info", "challenge_id": challenge, "table": source, "token": token}]
     assert_withheld(info_of(server.url, challenge, token=token))
-    assert calls[-1] == ("challenge_info", [challenge, None, None])  # a token alone is not sent
+    # A token alone is not sent.
+    assert calls[-1] == {"call": "challenge_info", "challenge_id": challenge, "table": None, "token": None}
     status, body = refusal(server.url, challenge, {"table": source}, bearer("nonsense"))
     assert (status, body["code"]) == (403, "bad_token")  # the other node's refusal, as it made it
     monkeypatch.setattr(room, "cluster", None)  # (before the server stops)

@@ -15,7 +15,8 @@ Failover: every second each node claims a few *orphans* (unfinished tables whose
 live) and rebuilds them from the database; they resume at once.
 
 **Reaching the owner** goes over the :mod:`~bistrot.server.bus`.  An HTTP request about a table
-owned elsewhere becomes a *call* to the owner's room (the same method, run there).  A WebSocket
+owned elsewhere becomes a *call* to the owner's room: one typed message per request
+(:mod:`~bistrot.server.node_calls`), run there as it would have been here.  A WebSocket
 landing on another node is *relayed*: the edge node keeps the socket (rate limits, sizes), the
 owner keeps a :class:`RemoteConn` in the table's fan-out like any connection, so presence, the
 grace period and the "away" badge are the table's own, wherever the socket is.  When an owner
@@ -38,9 +39,10 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, assert_never
 
 from bistrot.server.bus import Bus, pack, pack_frame
+from bistrot.server.node_calls import AdmitCall, Call, ConnectCall, NodeCall, RelayCall, decode
 from bistrot.server.outage import one_line
 from bistrot.server.protocol import ApiError
 from bistrot.server.room import CLOSE_MOVED, moving
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from bistrot.server.table import Connection
 
 log = logging.getLogger("bistrot.server.cluster")
+R = TypeVar("R")
 
 #: Orphans a node claims per sweep (the others take the rest).
 ORPHANS_PER_SWEEP = 25
@@ -66,13 +69,6 @@ CALL_TIMEOUT_S = 5.0
 #: A node not answering a ping within this share of a lease is silent (see the module docstring);
 #: pings are sent every sixth of a lease.
 SILENT_AFTER_LEASES = 2 / 3
-#: Room methods another node may call here (each takes the table or challenge id first).
-CALLABLE = frozenset(
-    {
-        "info", "join", "check_invite", "start_table", "move_seat", "rematch", "challenge",
-        "challenge_info", "play_challenge",
-    }
-)
 
 
 class Ownership(Storage, Protocol):
@@ -107,6 +103,11 @@ def new_node_id() -> str:
 def unreachable() -> ApiError:
     """The refusal of a request whose table's node did not answer in time."""
     return ApiError(503, "node_unreachable", "the server holding this table did not answer; try again")
+
+
+def failed() -> ApiError:
+    """The refusal of a request whose call failed unexpectedly (transient for the client)."""
+    return ApiError(503, "busy", "the table's server failed; try again")
 
 
 class RemoteConn:
@@ -147,14 +148,13 @@ class RemoteTable:
         self._conn_id: str | None = None
 
     async def admit(self, token: str) -> int | str | None:
-        who: int | str | None = await self.cluster.call(self.owner, "admit", [self.id, token])
-        return who
+        return await self.cluster.call(self.owner, AdmitCall(self.id, token))
 
     async def connect(self, conn: Connection, who: int | str, since: int | None) -> None:
         conn_id = self.cluster.relay(conn, self.owner, self.id)
         self._conn_id = conn_id
         try:
-            await self.cluster.call(self.owner, "connect", [self.id, conn_id, who, since])
+            await self.cluster.call(self.owner, ConnectCall(self.id, conn_id, who, since))
         except BaseException:
             self.cluster.unrelay(conn_id)
             raise
@@ -469,20 +469,26 @@ class Cluster:
         """Forget a relayed connection (its socket closed)."""
         self._relays.pop(conn_id, None)
 
-    async def call(self, node: str, method: str, args: list[Any]) -> Any:
-        """Run ``method`` on ``node``'s room and return its answer (or raise its refusal)."""
+    async def call(self, node: str, call: NodeCall[R]) -> R:
+        """Run ``call`` on ``node`` and return its answer (or raise its refusal); an answer not of
+        the call's type is a failure of that node (``busy``, 503)."""
         if not self.bus.up or node in self.silent:
             raise unreachable()
         call_id = f"{self.node}:{next(self._call_ids)}"
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = (node, future)
-        self.bus.send(node, pack({"op": "call", "id": call_id, "from": self.node, "m": method, "a": args}))
+        self.bus.send(node, pack({"op": "call", "id": call_id, "from": self.node, "call": call.encode()}))
         try:
-            return await asyncio.wait_for(future, CALL_TIMEOUT_S)
+            answer = await asyncio.wait_for(future, CALL_TIMEOUT_S)
         except TimeoutError:
             raise unreachable() from None
         finally:
             self._calls.pop(call_id, None)
+        try:
+            return call.result(answer)
+        except ValueError as err:
+            log.error("node %s answered a call %r wrongly: %s", node, call.tag, err)
+            raise failed() from None
 
     def _on_message(self, message: tuple[str, str] | dict[str, Any]) -> None:
         if isinstance(message, tuple):
@@ -535,36 +541,48 @@ class Cluster:
         self._spawn(run())
 
     async def _answer(self, message: dict[str, Any]) -> None:
-        origin, method, args = str(message["from"]), str(message["m"]), list(message["a"])
+        origin = str(message["from"])
+        answer: dict[str, Any] = {"op": "reply", "id": message["id"]}
+        refusal: TableError | None = None
         try:
-            result = await self._serve(origin, method, args)
-            answer: dict[str, Any] = {"op": "reply", "id": message["id"], "r": result}
-        except TableError as err:
-            answer = {"op": "reply", "id": message["id"], "e": [err.status, err.code, err.message]}
-        except Exception:
-            log.exception("a call from %s failed: %s", origin, method)
-            # Unexpected here, transient for the caller's client: "busy", try again.
-            failed = [503, "busy", "the table's server failed; try again"]
-            answer = {"op": "reply", "id": message["id"], "e": failed}
+            call = decode(message.get("call"))
+        except ValueError as err:  # a node of another version, or a bug: nothing is run
+            log.error("a call from %s was refused: %s", origin, err)
+            refusal = failed()
+        else:
+            try:
+                answer["r"] = await self._serve(origin, call)
+            except TableError as err:
+                refusal = err
+            except Exception:
+                log.exception("a call from %s failed: %s", origin, call.tag)
+                refusal = failed()  # unexpected here, transient for the caller's client
+        if refusal is not None:
+            answer["e"] = [refusal.status, refusal.code, refusal.message]
         self.bus.send(origin, pack(answer))
 
-    async def _serve(self, origin: str, method: str, args: list[Any]) -> Any:
-        room = self.room
-        if method in CALLABLE:
-            return await room.forwarded(method, args)
-        table_id = str(args[0])
-        if await self.where(table_id) is not None:
+    async def _serve(self, origin: str, call: Call) -> object:
+        match call:
+            case AdmitCall() | ConnectCall():
+                return await self._serve_relayed(origin, call)
+            case _:
+                return await self.room.forwarded(call)
+
+    async def _serve_relayed(self, origin: str, call: RelayCall) -> object:
+        # A socket's call, relayed from the node that holds it: run here, never forwarded on.
+        if await self.where(call.table_id) is not None:
             raise moving()
-        table = await room.require(table_id)
-        if method == "admit":
-            return await table.admit(str(args[1]))
-        if method == "connect":
-            conn_id, who, since = str(args[1]), args[2], args[3]
-            remote = RemoteConn(self, origin, conn_id, table_id, who)
-            await table.connect(remote, who, since)
-            self._remote[conn_id] = remote
-            return None
-        raise RuntimeError(f"no such call: {method}")  # nodes of different versions
+        table = await self.room.require(call.table_id)
+        match call:
+            case AdmitCall():
+                return await table.admit(call.token)
+            case ConnectCall():
+                remote = RemoteConn(self, origin, call.conn_id, call.table_id, call.who)
+                await table.connect(remote, call.who, call.since)
+                self._remote[call.conn_id] = remote
+                return None
+            case _:
+                assert_never(call)
 
 
 async def _quietly(awaitable: Awaitable[Any]) -> None:

@@ -16,12 +16,25 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 from bistrot.server import challenges
 from bistrot.server.botrunner import BotRunner
 from bistrot.server.fanout import FanOut
 from bistrot.server.metrics import LatencyWindow
+from bistrot.server.node_calls import (
+    ChallengeCall,
+    ChallengeInfoCall,
+    CheckInviteCall,
+    InfoCall,
+    JoinCall,
+    JsonObject,
+    MoveSeatCall,
+    PlayChallengeCall,
+    RematchCall,
+    RoomCall,
+    StartTableCall,
+)
 from bistrot.server.outage import Outage
 from bistrot.server.protocol import ApiError, broken_table, store_refused, store_unreadable, unknown_table
 from bistrot.server.settings import Settings
@@ -240,19 +253,54 @@ class Room:
             return None
         return await self.cluster.where(table_id)
 
-    async def _forward(self, owner: str, method: str, args: list[Any]) -> Any:
+    async def _at_owner(self, call: RoomCall) -> JsonObject:
+        """Run ``call`` here if this node holds its table (a challenge's: its source table), else
+        at the node that does, and answer what it answers: the one way every request about a
+        table reaches the node that runs it."""
+        match call:
+            case ChallengeInfoCall() | PlayChallengeCall():
+                owner = await self._challenge_owner(call.challenge_id)
+            case _:
+                owner = await self.locate(call.table_id)
+        if owner is None:
+            return await self._here(call)
         assert self.cluster is not None
         if _FORWARDED.get():
             raise moving()  # it moved again meanwhile: the client retries
-        return await self.cluster.call(owner, method, args)
+        return await self.cluster.call(owner, call)
 
-    async def forwarded(self, method: str, args: list[Any]) -> Any:
-        """Run ``method`` (one of :data:`bistrot.server.cluster.CALLABLE`) for another node."""
+    async def forwarded(self, call: RoomCall) -> JsonObject:
+        """Run ``call`` for another node, which found this one owns its table (if it no longer
+        does, ``table_moving``: a call is forwarded once, never on)."""
         token = _FORWARDED.set(True)
         try:
-            return await getattr(self, method)(*args)
+            return await self._at_owner(call)
         finally:
             _FORWARDED.reset(token)
+
+    async def _here(self, call: RoomCall) -> JsonObject:
+        # This node holds the call's table (or may: see locate).
+        match call:
+            case InfoCall():
+                return (await self.require(call.table_id)).public_info()
+            case JoinCall():
+                return await self._join(call)
+            case CheckInviteCall():
+                return await (await self.require(call.table_id)).check_invite(call.invite)
+            case StartTableCall():
+                return await self._start_table(call)
+            case MoveSeatCall():
+                return await self._move_seat(call)
+            case RematchCall():
+                return await self._rematch(call)
+            case ChallengeCall():
+                return await self._challenge_made(call)
+            case ChallengeInfoCall():
+                return await self._challenge_info(call)
+            case PlayChallengeCall():
+                return await self._play_challenge(call)
+            case _:
+                assert_never(call)
 
     async def handle(self, table_id: str) -> TableHandle | None:
         """What a WebSocket talks to: the table here, or a relay to its owner node."""
@@ -303,11 +351,7 @@ class Room:
 
     async def info(self, table_id: str) -> dict[str, Any]:
         """``GET /api/tables/{id}``."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            answer: dict[str, Any] = await self._forward(owner, "info", [table_id])
-            return answer
-        return (await self.require(table_id)).public_info()
+        return await self._at_owner(InfoCall(table_id))
 
     async def require(self, table_id: str) -> Table:
         """The table, or ApiError ``unknown_table`` (404), ``broken_table`` (500) or
@@ -418,12 +462,11 @@ class Room:
         self, table_id: str, invite: str | None, name: str | None, profile: str | None = None
     ) -> dict[str, Any]:
         """``POST /api/tables/{id}/join`` (``profile``: the joining player's checked profile id)."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "join", [table_id, invite, name, profile])
-            return forwarded
-        table = await self.require(table_id)
-        seat, token = await table.join(invite, name, profile)
+        return await self._at_owner(JoinCall(table_id, invite, name, profile))
+
+    async def _join(self, call: JoinCall) -> JsonObject:
+        table = await self.require(call.table_id)
+        seat, token = await table.join(call.invite, call.name, call.profile)
         return {
             "table": table.id,
             "seat": seat,
@@ -435,43 +478,36 @@ class Room:
     async def check_invite(self, table_id: str, invite: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/check-invite``: the seat the invite would take and what it
         invites to (game, rules, host, seats), nothing taken."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "check_invite", [table_id, invite])
-            return forwarded
-        table = await self.require(table_id)
-        return await table.check_invite(invite)
+        return await self._at_owner(CheckInviteCall(table_id, invite))
 
     async def start_table(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/start``."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "start_table", [table_id, token])
-            return forwarded
-        table = await self.require(table_id)
-        await table.start_early(token)
+        return await self._at_owner(StartTableCall(table_id, token))
+
+    async def _start_table(self, call: StartTableCall) -> JsonObject:
+        table = await self.require(call.table_id)
+        await table.start_early(call.token)
         return table.public_info()
 
     async def move_seat(self, table_id: str, token: str, seat: int | None, to: int) -> dict[str, Any]:
         """``POST /api/tables/{id}/seat``: before the start, a player moves (or the creator
         moves one) to another seat."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "move_seat", [table_id, token, seat, to])
-            return forwarded
-        table = await self.require(table_id)
-        await table.move_seat(token, seat, to)
+        return await self._at_owner(MoveSeatCall(table_id, token, seat, to))
+
+    async def _move_seat(self, call: MoveSeatCall) -> JsonObject:
+        table = await self.require(call.table_id)
+        await table.move_seat(call.token, call.seat, call.to)
         return table.public_info()
 
     # ------------------------------------------------------------------ after the game
 
     async def rematch(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/rematch``: the same table again, a new deal, the same tokens."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "rematch", [table_id, token])
-            return forwarded
-        table = await self.require(table_id)
+        return await self._at_owner(RematchCall(table_id, token))
+
+    async def _rematch(self, call: RematchCall) -> JsonObject:
+        table = await self.require(call.table_id)
+        token = call.token
         seat = table.seat_of(token)
 
         async def open_rematch() -> str:
@@ -493,12 +529,11 @@ class Room:
 
     async def challenge(self, table_id: str, token: str) -> dict[str, Any]:
         """``POST /api/tables/{id}/challenge``: a link to the same deal, from this seat."""
-        owner = await self.locate(table_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(owner, "challenge", [table_id, token])
-            return forwarded
-        table = await self.require(table_id)
-        seat = table.seat_of(token)
+        return await self._at_owner(ChallengeCall(table_id, token))
+
+    async def _challenge_made(self, call: ChallengeCall) -> JsonObject:
+        table = await self.require(call.table_id)
+        seat = table.seat_of(call.token)
 
         async def make() -> ChallengeRecord:
             if table.record.status != OVER:
@@ -541,15 +576,13 @@ class Room:
         """``GET /api/challenges/{id}``: the challenge and everybody's results, with each
         finished game's facts for a caller holding ``token`` of ``table``, a finished table of
         this challenge (challenges.py)."""
-        table = challenges.asked_with(table, token)
-        owner = await self._challenge_owner(challenge_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(
-                owner, "challenge_info", [challenge_id, table, None if table is None else token]
-            )
-            return forwarded
-        record, source = await self._challenge(challenge_id)
-        shown = await challenges.facts_shown(self.storage, record, table, token)
+        table = challenges.asked_with(table, token)  # (a token alone is not sent on)
+        return await self._at_owner(ChallengeInfoCall(challenge_id, table, None if table is None else token))
+
+    async def _challenge_info(self, call: ChallengeInfoCall) -> JsonObject:
+        table = challenges.asked_with(call.table, call.token)  # (again: another node's call is input)
+        record, source = await self._challenge(call.challenge_id)
+        shown = await challenges.facts_shown(self.storage, record, table, call.token)
         return await challenges.challenge_info(self.storage, record, source.core, self.facts, shown)
 
     async def play_challenge(
@@ -558,13 +591,11 @@ class Room:
         """``POST /api/challenges/{id}/play``: a computer table on the challenge's deal, once per
         ``challenger`` (a key of the caller's browser and address, :func:`challenger_key`): a
         second attempt, knowing the deal, would be no challenge (``challenge_played``, 409)."""
-        owner = await self._challenge_owner(challenge_id)
-        if owner is not None:
-            forwarded: dict[str, Any] = await self._forward(
-                owner, "play_challenge", [challenge_id, name, challenger]
-            )
-            return forwarded
-        record, table = await self._challenge(challenge_id)
+        return await self._at_owner(PlayChallengeCall(challenge_id, name, challenger))
+
+    async def _play_challenge(self, call: PlayChallengeCall) -> JsonObject:
+        challenger = call.challenger
+        record, table = await self._challenge(call.challenge_id)
         if challenger is not None and await self._read_store(self.storage.attempted(record.id, challenger)):
             raise ApiError(
                 409,
@@ -578,7 +609,7 @@ class Room:
             "rules": dict(source.rules),
             "seat": record.seat,
             "bots": {c["seat"]: c["level"] for c in record.computers},
-            "name": name,
+            "name": call.name,
             "level": source.level,
         }
         answer = await self.create(request, challenge=record, seed=source.seed)
