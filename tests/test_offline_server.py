@@ -31,7 +31,7 @@ from bistrot.pyodide import (
     pyodide_ready,
 )
 from bistrot.server import Settings, create_app, offline_wheel
-from bistrot.server.offline_assets import STATIC_DIR
+from bistrot.server.settings import STATIC_DIR
 from bistrot.server.offline_wheel import build_wheel
 
 FAKE_FILES = {name: f"fake {name}\n".encode() for name in PYODIDE_FILES}

@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from bistrot.server.offline_assets import STATIC_DIR
+from bistrot.server.settings import STATIC_DIR
 
 from .browser_kit import Server, go, shot
 from .omi_driver import choose_trump, play_card, play_until_over, snapshot, wait_for_turn

@@ -26,7 +26,8 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from bistrot.pyodide import PYODIDE_FILES, PYODIDE_VERSION, PyodideFetcher
-from bistrot.server.offline_assets import STATIC_DIR, OfflineAssets
+from bistrot.server.offline_assets import OfflineAssets
+from bistrot.server.settings import STATIC_DIR
 
 log = logging.getLogger("bistrot.server.offline")
 

@@ -19,8 +19,8 @@ from typing import Any
 from bistrot import games
 from bistrot.pyodide import PYODIDE_FILES, PYODIDE_VERSION, PyodideFetcher
 from bistrot.server.offline_wheel import build_wheel
+from bistrot.server.settings import STATIC_DIR
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 SW_TEMPLATE = "js/sw.js"
 NOT_PRECACHED = ("js/sw.js",)
 
