@@ -31,8 +31,8 @@ from bistrot.pyodide import (
     pyodide_ready,
 )
 from bistrot.server import Settings, create_app, offline_wheel
-from bistrot.server.settings import STATIC_DIR
 from bistrot.server.offline_wheel import build_wheel
+from bistrot.server.settings import STATIC_DIR
 
 FAKE_FILES = {name: f"fake {name}\n".encode() for name in PYODIDE_FILES}
 
