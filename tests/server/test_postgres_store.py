@@ -227,7 +227,9 @@ async def test_a_fenced_append_must_follow_the_stored_seq(url: str) -> None:
 
 @run
 async def test_claims_are_exclusive_when_nodes_race(url: str) -> None:
-    a, b = await started(url, "node-a"), await started(url, "node-b")
+    # Leases far longer than the test: on a loaded machine a 3 s lease ran out halfway, and the
+    # second node then rightly took a table from the first (this test is not about expiry).
+    a, b = await started(url, "node-a", lease_s=120), await started(url, "node-b", lease_s=120)
     dead = await started(url, "node-dead")
     for i in range(20):
         await dead.create_table(table(f"t{i}", float(i)), SEATS)
@@ -354,7 +356,16 @@ async def test_without_a_node_id_nothing_is_fenced_and_no_table_is_owned(url: st
 
 
 @run
-async def test_a_store_outlives_postgresql_stopping_and_crashing(postgres: PostgresServer, url: str) -> None:
+async def test_a_store_outlives_postgresql_stopping_and_crashing() -> None:
+    # A server of its own: stopping and killing the session's would fail every PostgreSQL test
+    # after this one on the same worker if it were slow to come back.
+    from tests.postgres_server import PostgresServer as OwnServer  # (loaded by pytest_plugins first)
+
+    with OwnServer() as postgres:
+        await outlives_stopping_and_crashing(postgres, postgres.create_database("outage"))
+
+
+async def outlives_stopping_and_crashing(postgres: PostgresServer, url: str) -> None:
     store = await started(url)
     await store.create_table(table("t"), SEATS)
     await store.append("t", [ev(1)], "playing", None)
