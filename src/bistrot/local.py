@@ -49,12 +49,31 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bistrot import bots, games
-from bistrot.tablecore.core import Commit, HintAsk, Proposal, TableCore
+from bistrot.tablecore.core import HintAsk, Proposal, TableCore
+from bistrot.tablecore.effects import (
+    BotMove,
+    ChatSaved,
+    Deliver,
+    Effect,
+    HintReady,
+    HintSaved,
+    Message,
+    Reply,
+    Reschedule,
+    RetryLater,
+    StoreActions,
+    StoreChat,
+    Stored,
+    StoreHint,
+    Think,
+    handle,
+)
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import COMPUTER, OVER, PLAYING, PlanDefaults, plan_rematch, plan_table
 from bistrot.tablecore.records import EventRecord, SeatRecord, StoredTable, TableRecord
@@ -319,38 +338,45 @@ class LocalRoom:
             return [(conn, reject(peek_id(text), "closed", "this connection is closed"))]
         table_id, seat = self.conns[conn]
         table = self._table(table_id)
-        step = table.receive(seat, text)
-        out: Out = [(conn, msg) for msg in step.replies]
-        if step.chat is not None:  # (kept in memory only: this device is the whole table)
-            out += self._route(table_id, table.chat_stored(replace(step.chat, at=time.time())))
-        if step.hint is not None:
-            return [*out, (conn, self._hint(table, step.hint, step.id))]
-        if step.proposal is None:
-            return out
-        proposed = table.propose(step.proposal, 0.0)
-        if not isinstance(proposed, Commit):
-            return [*out, (conn, proposed)]
-        answer, published = table.confirm(proposed)  # the worker stores before it delivers
-        self._dirty.add(table.id)
-        if answer is not None:
-            out.append((conn, answer))
-        return out + self._route(table_id, published)
+        return self._perform(table, handle(table, Message(seat, text, 0.0)), conn)
 
-    def _hint(self, table: LocalTable, ask: HintAsk, id: Any) -> dict[str, Any]:
+    def _perform(self, table: LocalTable, effects: list[Effect], conn: str | None) -> Out:
+        """Carry out the core's effects in order (tablecore/effects.py), as the device does:
+        what the core says to store is marked dirty and counts as stored at once (the worker
+        stores the dirty tables before it delivers what this returns); a hint is worked out
+        here and now.  ``conn``: the connection whose input they answer (None: the table's own)."""
+        out: Out = []
+        pending = deque(effects)
+        while pending:
+            match pending.popleft():
+                case Reply(message):
+                    if conn is not None:
+                        out.append((conn, message))
+                case Deliver(published):
+                    out += self._route(table.id, published)
+                case StoreActions(commit):
+                    self._dirty.add(table.id)
+                    pending.extend(handle(table, Stored(commit)))
+                case StoreChat(line, _id):  # (kept in memory only: this device is the whole table)
+                    pending.extend(handle(table, ChatSaved(replace(line, at=time.time()))))
+                case Think(ask, id):
+                    pending.extend(handle(table, HintReady(ask, self._think(table, ask), id)))
+                case StoreHint(commit, id):
+                    self._dirty.add(table.id)
+                    pending.extend(handle(table, HintSaved(commit, id)))
+                case Reschedule() | RetryLater():
+                    pass  # the worker asks bot_turn after every change; a store here never fails
+        return out
+
+    def _think(self, table: LocalTable, ask: HintAsk) -> str | None:
         # The strongest computer player with the browser's options, as this device's computer
-        # players, given that seat's view only; counted and marked to store (the worker stores
-        # before it delivers) before the seat is told.
+        # players, given that seat's view only.
         options = self.bot_options.get((table.table.game, ask.level), {})
         try:
-            action = bots.make_bot(table.table.game, ask.level, seed=ask.seed, **options).act(ask.view)
+            return str(bots.make_bot(table.table.game, ask.level, seed=ask.seed, **options).act(ask.view))
         except Exception as err:
             print(f"bistrot: the {ask.level} hint failed at seq {ask.seq} ({err!r})", file=sys.stderr)
-            return reject(id, "hint_failed", "the hint could not be worked out; try again")
-        commit = table.hint_ready(ask, str(action))
-        if isinstance(commit, dict):
-            return {**commit, "id": id}
-        self._dirty.add(table.id)
-        return table.hint_stored(commit, id)
+            return None
 
     # ------------------------------------------------------------------ computer seats
 
@@ -394,13 +420,7 @@ class LocalRoom:
         turn = None if table is None else table.bot_turn()
         if table is None or turn is None or turn.seq != seq:
             return []
-        proposal = table.bot_proposal(turn, action)
-        if proposal is None:
-            return []
-        commit = table.propose(proposal, 0.0)
-        assert isinstance(commit, Commit), "a legal computer move is always applied"
-        self._dirty.add(table.id)
-        return self._route(table_id, table.confirm(commit)[1])
+        return self._perform(table, handle(table, BotMove(turn, action, 0.0)), None)
 
     def bot_step(self, table_id: str, seq: int) -> Out:
         """:meth:`bot_choose` then :meth:`bot_play` at once (the host waits between them)."""

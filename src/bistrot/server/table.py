@@ -17,6 +17,7 @@ import functools
 import logging
 import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -32,6 +33,28 @@ from bistrot.server.ratings import rate_game
 from bistrot.server.settings import Settings
 from bistrot.server.storage import ChatLine, InTransaction, LeaseLost, SeatRecord, Storage, StoredTable
 from bistrot.tablecore.core import SPECTATOR, Audience, BotTurn, Commit, HintAsk, HintCommit, Out, TableCore
+from bistrot.tablecore.effects import (
+    BotMove,
+    ChatFailed,
+    ChatSaved,
+    Deliver,
+    Effect,
+    GraceOver,
+    HintFailed,
+    HintReady,
+    HintSaved,
+    Message,
+    Reschedule,
+    RetryLater,
+    StoreActions,
+    StoreChat,
+    Stored,
+    StoreFailed,
+    StoreHint,
+    Think,
+    handle,
+)
+from bistrot.tablecore.effects import Reply as Answer  # (Reply here: a connection's reply function)
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import OVER, PLAYING, WAITING
 from bistrot.wire import dumps, reject
@@ -313,10 +336,10 @@ class Table:
     async def _do_grace_over(self, seat: int) -> None:
         if self._grace.pop(seat, None) is None:
             return
-        if self.core.grace_over(seat):
+        effects = handle(self.core, GraceOver(seat))
+        if effects:
             log.info("table %s: seat %d is away; a computer player takes over", self.id[:6], seat)
-            self._deliver(self.core.broadcast())
-            self._schedule_bot()
+        await self._perform(effects, None)
 
     # ------------------------------------------------------------------ messages
 
@@ -327,31 +350,47 @@ class Table:
     async def _do_receive(self, conn: Connection, who: int | str, text: str, reply: Reply) -> None:
         if conn in self._moved_out:
             return
-        step = self.core.receive(_audience(who), text)
-        for message in step.replies:
-            reply(message)
-        if step.chat is not None:
-            await self._chat(step.chat, step.id, reply)
-        if step.hint is not None:
-            self._ask_hint(step.hint, step.id, reply)
-        if step.proposal is None:
-            return
-        proposed = self.core.propose(step.proposal, time.time())
-        if isinstance(proposed, dict):
-            reply(proposed)
-            return
-        try:
-            await self._store(proposed)
-        except StorageFailed:
-            reply(self.core.abort(proposed))
-            return
-        answer, out = self.core.confirm(proposed)
-        if answer is not None:
-            reply(answer)
-        self._deliver(out)
-        self._after_change()
+        await self._perform(handle(self.core, Message(_audience(who), text, time.time())), reply)
 
-    async def _chat(self, line: ChatLine, id: Any, reply: Reply) -> None:
+    # ------------------------------------------------------------------ the core's effects
+
+    async def _perform(self, effects: list[Effect], reply: Reply | None) -> None:
+        """Carry out the core's effects in order (tablecore/effects.py), feeding the outcome of a
+        store back to the core; ``reply``: to the connection whose input they answer (None: the
+        input was the table's own, a computer move or a timer)."""
+        pending = deque(effects)
+        while pending:
+            match pending.popleft():
+                case Answer(message):
+                    if reply is not None:
+                        reply(message)
+                case Deliver(out):
+                    self._deliver(out)
+                case StoreActions(commit):
+                    try:
+                        await self._store(commit)
+                    except StorageFailed:
+                        pending.extend(handle(self.core, StoreFailed(commit)))
+                    else:
+                        pending.extend(handle(self.core, Stored(commit)))
+                case StoreChat(line, id):
+                    pending.extend(await self._chat(line, id, reply))
+                case Think(ask, id):
+                    if reply is not None:
+                        self._ask_hint(ask, id, reply)
+                case StoreHint(commit, id):
+                    try:
+                        await self._store_hint(commit)
+                    except StorageFailed:
+                        pending.extend(handle(self.core, HintFailed(id)))
+                    else:
+                        pending.extend(handle(self.core, HintSaved(commit, id)))
+                case Reschedule():
+                    self._after_change()
+                case RetryLater(delay_s):
+                    asyncio.get_running_loop().call_later(delay_s, self.post, self._do_resume)
+
+    async def _chat(self, line: ChatLine, id: Any, reply: Reply | None) -> list[Effect]:
         # Per seat, not per connection: every message goes to everyone at the table, so a seat
         # token opened many times must not multiply what it may say.
         settings = self.services.settings
@@ -360,16 +399,16 @@ class Table:
             bucket = self._chat_rate[line.seat] = TokenBucket(settings.chat_burst, settings.chat_per_s)
         if not bucket.take():
             text = f"slow down: a seat may send at most {settings.chat_per_s:g} chat messages a second"
-            reply(reject(id, "rate_limited", text))
-            return
+            if reply is not None:
+                reply(reject(id, "rate_limited", text))
+            return []
         # Stored before anyone sees it, as an action is.
         line = replace(line, at=time.time())
         try:
             await self._write("a chat message", self.services.storage.add_chat(self.id, line))
         except StorageFailed:
-            reply(reject(id, "storage_error", "the message could not be stored; nothing was sent, try again"))
-            return
-        self._deliver(self.core.chat_stored(line))
+            return handle(self.core, ChatFailed(id))
+        return handle(self.core, ChatSaved(line))
 
     async def _write(self, what: str, write: Awaitable[None]) -> None:
         """Await a store call other than an action's (``what`` it stores, for the log); if it
@@ -471,22 +510,9 @@ class Table:
 
     async def _do_bot_move(self, turn: BotTurn, action: str) -> None:
         self._bot_task = None
-        proposal = self.core.bot_proposal(turn, action)
-        if proposal is None:
-            self._schedule_bot()  # the table moved on meanwhile: think again
-            return
-        if proposal.action != action:
+        if turn.seq == self.core.seq and action not in turn.view["legal"]:
             log.error("table %s: the computer player chose %r at seq %d", self.id[:6], action, turn.seq)
-        commit = self.core.propose(proposal, time.time())
-        assert isinstance(commit, Commit), "a legal computer move is always applied"
-        try:
-            await self._store(commit)
-        except StorageFailed:
-            self.core.abort(commit)
-            asyncio.get_running_loop().call_later(1.0, self.post, self._do_resume)
-            return
-        self._deliver(self.core.confirm(commit)[1])
-        self._after_change()
+        await self._perform(handle(self.core, BotMove(turn, action, time.time())), None)
 
     # ------------------------------------------------------------------ hints
 
@@ -516,26 +542,12 @@ class Table:
     async def _do_hint_ready(self, ask: HintAsk, action: str | None) -> None:
         waiting = self._hint_waiting
         self._hint_task, self._hint_ask, self._hint_waiting = None, None, []
-        if action is None:
-            text = "the hint could not be worked out; try again"
+
+        def to_each(message: dict[str, Any]) -> None:  # each asker, with its own message id
             for id, reply in waiting:
-                reply(reject(id, "hint_failed", text))
-            return
-        commit = self.core.hint_ready(ask, action)
-        if isinstance(commit, dict):
-            for id, reply in waiting:
-                reply({**commit, "id": id})
-            return
-        try:
-            await self._store_hint(commit)
-        except StorageFailed:
-            text = "the hint could not be stored; nothing was counted, try again"
-            for id, reply in waiting:
-                reply(reject(id, "storage_error", text))
-            return
-        answer = self.core.hint_stored(commit, None)
-        for id, reply in waiting:
-            reply({**answer, "id": id})
+                reply({**message, "id": id})
+
+        await self._perform(handle(self.core, HintReady(ask, action)), to_each)
 
     async def _store_hint(self, commit: HintCommit) -> None:
         # Counted before it is told: a hint seen is a hint the result records.
