@@ -1,3 +1,4 @@
+// @ts-check
 // Offline play, on the page's side (docs/offline.md):
 //  - installing: when the server offers it (/offline/status), register the service worker
 //    /sw.js, which caches the page, Pyodide and the bistrot wheel on this first visit;

@@ -1,3 +1,4 @@
+// @ts-check
 // The page talks to a table through a Transport: an object with
 //
 //   send(msg)        -> true when handed to the connection, false when it is down

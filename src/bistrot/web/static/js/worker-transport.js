@@ -1,3 +1,4 @@
+// @ts-check
 // The offline Transport: the same five members as webSocketTransport (transport.js), talking to
 // the card room on this device (js/offline-worker.js, bistrot's Python engine under Pyodide)
 // instead of the server. The messages are the server's own (state with seq, ack, reject, pong),

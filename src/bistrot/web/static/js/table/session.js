@@ -1,3 +1,4 @@
+// @ts-check
 // The table's link to its game: one connection per seat held on this device (a WebSocket to the
 // server, or the Web Worker of a table of this device: same protocol), the states shown one by
 // one in order (so a fast computer's moves are still seen, and a completed trick stays a moment),

@@ -1,3 +1,4 @@
+// @ts-check
 // What one table page keeps between renders, in one object shared by the parts of the table
 // (session.js, render.js, overlays.js, keyboard.js, requests.js): one place to read what the
 // page knows, and timers that die with the page.
