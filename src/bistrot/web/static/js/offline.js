@@ -235,7 +235,9 @@ export async function localAnalysisStored(table) {
   }
 }
 
-/** A connection to a table of this device (see worker-transport.js). */
+/** A connection to a table of this device (see worker-transport.js).
+ * @param {{ table: string, seat: number | null, since: number | null,
+ *   onMessage: (msg: import("./protocol-types.js").ServerMessage) => void }} options */
 export function openLocalConnection({ table, seat, since, onMessage }) {
   const conn = `c${++nextId}`;
   connections.set(conn, { onMessage });
