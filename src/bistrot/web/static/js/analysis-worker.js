@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis of a finished game of this device, in a Web Worker of its own beside the one that
 // plays (js/offline-worker.js): under Pyodide an Omi hand takes seconds to judge, and in the
 // playing worker every move of every table of the device would wait for it. js/offline.js starts

@@ -1,3 +1,4 @@
+// @ts-check
 // HTTP calls to the server. Errors come back as ApiError with the server's own message.
 
 export class ApiError extends Error {

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry point: a small router over the paths the server serves with index.html.
 import { h, clear, toast } from "./dom.js";
 import { t, has, refusal, startLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // A game's leaderboard, /ratings/<game>: the best-rated players (GET /api/ratings/<game>), their
 // rating and how many rated games they played; links to the other games' boards.
 import { h, clear } from "./dom.js";

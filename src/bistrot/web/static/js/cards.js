@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn with HTML and CSS: corner indices, pips laid out as on real cards, framed court
 // cards, and a patterned back. A card the player may click is a <button data-card="TH">.
 import { h } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The games this server plays, as GET /api/games lists them: names, rules options, computer
 // levels, ways to play. Loaded once when the page starts (app.js awaits loadCatalog()); every
 // choice the page offers is built from it, so a game or an option added on the server shows up

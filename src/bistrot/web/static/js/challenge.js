@@ -1,3 +1,4 @@
+// @ts-check
 // Challenges: the same deal, seat and computer players for everyone who opens the link, and
 // everybody's results side by side. How each game went (hand by hand) is the server's to give
 // only to whoever has finished a game on the deal (docs/protocol.md): the page names a finished
@@ -122,7 +123,9 @@ function sideBySide(cx, rows, finished, highlight) {
 /** The results of a challenge: a card per game (the original first) saying how it ended, who
  * did better, then the finished games side by side (hand by hand for Omi), or, where the server
  * withholds how the games went (`facts_shown` false: this browser has not played the deal
- * through), a line saying that playing it shows them. */
+ * through), a line saying that playing it shows them.
+ * @param {object} data the challenge with its results, as the server sends it
+ * @param {{ highlight?: string }} [options] `highlight`: the table id of this browser's own game */
 export function challengeComparison(data, { highlight } = {}) {
   const results = data.results || [];
   const cx = challengeContext(data);

@@ -1,3 +1,4 @@
+// @ts-check
 // A small line chart drawn as inline SVG (no library): a rating after each game. The chart is an
 // image with a spoken summary (its <title>); the numbers themselves are in the table beside it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // "Computer players take the free seats in 42 s": the countdown of a public table waiting for
 // players, from the lobby's `fills_at` (docs/protocol.md, "The lobby"; the server's clock is
 // taken to be this one's); and any other countdown to a time of this device's clock, in its own
@@ -16,7 +17,7 @@ export function fillsText(at) {
 }
 
 function tick() {
-  const shown = document.querySelectorAll("[data-fills-at]");
+  const shown = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-fills-at]"));
   for (const el of shown) el.textContent = (words.get(el) || fillsText)(Number(el.dataset.fillsAt));
   if (!shown.length) {
     clearInterval(timer);

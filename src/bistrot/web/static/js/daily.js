@@ -1,3 +1,4 @@
+// @ts-check
 // The daily deal (docs/protocol.md, "The daily deal"): every game the server deals one for, the
 // same cards for everyone on a UTC day, one attempt per profile. The home page's section offers
 // today's (GET /api/daily/<game>; POST starts it, asking for a name the first time, as Play now

@@ -1,3 +1,4 @@
+// @ts-check
 // What changed between two JSON values, applied: the page's half of bistrot.tablecore.delta
 // (docs/protocol.md, "Changes"). A replay's steps each carry the patch from the view before to
 // the view after, not that whole view (a long match's views repeat its whole history).

@@ -1,3 +1,4 @@
+// @ts-check
 // The device's IndexedDB databases, opened in one place for the page (js/offline.js) and the
 // offline worker (js/offline-worker.js), so that both always agree on their names, versions and
 // stores:

@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM helpers: h() builds elements, so every screen is a plain render function.
 
 /**
@@ -44,11 +45,13 @@ function append(el, children) {
   }
 }
 
-/** An inline SVG element from markup we wrote ourselves (icons). */
+/** An inline SVG element from markup we wrote ourselves (icons).
+ * @param {string} markup
+ * @returns {SVGElement} */
 export function svg(markup) {
   const template = document.createElement("template");
   template.innerHTML = markup.trim();
-  return template.content.firstChild;
+  return /** @type {SVGElement} */ (template.content.firstChild);
 }
 
 export function clear(el) {

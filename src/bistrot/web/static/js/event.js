@@ -1,3 +1,4 @@
+// @ts-check
 // Club events (docs/web.md, "Club events"): a duplicate Omi event of a club's. /events/new makes
 // one (POST /api/events, by this browser's profile: its organiser); /e/<id> is the event
 // (GET /api/events/<id>): its link to share, its pairs to join before the start, the organiser's

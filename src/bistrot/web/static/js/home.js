@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: choose the game, the way to play and the rules, then play.
 import { h, clear, toast, navLink } from "./dom.js";
 import { t, refusal } from "./i18n.js";
@@ -269,7 +270,8 @@ export function homePage(root, nav, topbar) {
     const scrolled = root.querySelector(".home-scroll")?.scrollTop || 0;
     // A redraw the person did not ask for (offline play becoming ready, the network coming or
     // going) must not take away the field they are typing in: its focus and caret come back.
-    const typing = root.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null;
+    const typing = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (root.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null);
+    /** @type {[number, number] | null} */
     const caret = typing && typeof typing.selectionStart === "number" ? [typing.selectionStart, typing.selectionEnd] : null;
     clear(root);
     const scroller = h("div", { class: "home-scroll" }, h("section", { class: "page home" },
@@ -305,7 +307,7 @@ export function homePage(root, nav, topbar) {
     lobby.draw();
     daily.draw();
     scroller.scrollTop = scrolled;
-    const again = typing && document.getElementById(typing.id);
+    const again = /** @type {HTMLInputElement | HTMLTextAreaElement | null} */ (typing && document.getElementById(typing.id));
     if (again && again !== typing) {
       again.focus({ preventScroll: true });
       if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(...caret);

@@ -1,3 +1,4 @@
+// @ts-check
 // Languages: English, French, Chinese, Sinhala, Tamil. Chosen from the browser, switchable,
 // remembered. Each language is a flat JSON dictionary in /static/i18n/<code>.json; a key missing
 // from one language falls back to English, and a key missing everywhere shows itself.

@@ -1,3 +1,4 @@
+// @ts-check
 // The card room on this device: a Web Worker running bistrot's own Python engine, bots and
 // local table (bistrot.local) under Pyodide, and keeping the games in IndexedDB.
 //
@@ -74,7 +75,7 @@ function ready() {
 function parse(text) {
   const answer = JSON.parse(text);
   if (answer && answer.error) {
-    const error = new Error(answer.error.message);
+    const error = /** @type {Error & { code?: string }} */ (new Error(answer.error.message));
     error.code = answer.error.code;
     throw error;
   }
@@ -148,7 +149,7 @@ async function ensureTable(table) {
   if (room.has(table)) return;
   const record = await loadRecord(table);
   if (!record) {
-    const error = new Error("there is no saved game with this id on this device");
+    const error = /** @type {Error & { code?: string }} */ (new Error("there is no saved game with this id on this device"));
     error.code = "unknown_table";
     throw error;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Offline play, on the page's side (docs/offline.md):
 //  - installing: when the server offers it (/offline/status), register the service worker
 //    /sw.js, which caches the page, Pyodide and the bistrot wheel on this first visit;
@@ -234,7 +235,9 @@ export async function localAnalysisStored(table) {
   }
 }
 
-/** A connection to a table of this device (see worker-transport.js). */
+/** A connection to a table of this device (see worker-transport.js).
+ * @param {{ table: string, seat: number | null, since: number | null,
+ *   onMessage: (msg: import("./protocol-types.js").ServerMessage) => void }} options */
 export function openLocalConnection({ table, seat, since, onMessage }) {
   const conn = `c${++nextId}`;
   connections.set(conn, { onMessage });

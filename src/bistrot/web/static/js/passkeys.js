@@ -1,3 +1,4 @@
+// @ts-check
 // Passkeys (WebAuthn, docs/protocol.md "Passkeys"): add one to this browser's profile, sign in
 // with one. The server's options and the browser's answers travel as JSON whose binary fields are
 // base64url strings; the browser's own converters (PublicKeyCredential.parse*OptionsFromJSON,

@@ -1,3 +1,4 @@
+// @ts-check
 // The home page's "Play now" and the live lobby beside it (docs/protocol.md, "The lobby"): one
 // button per game that seats the player at the next public table waiting (POST /api/quickmatch),
 // and the public tables waiting for players, followed live (GET /api/lobby/events, an

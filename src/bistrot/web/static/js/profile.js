@@ -1,3 +1,4 @@
+// @ts-check
 // This browser's profile (docs/protocol.md, "Profiles"): a lasting name without signing up. The
 // server keeps its key in an HttpOnly cookie, so the page never sees it: same-origin requests
 // carry it. The first time a player needs one (Play now, joining a public table), the page asks

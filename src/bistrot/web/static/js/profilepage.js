@@ -1,3 +1,4 @@
+// @ts-check
 // Profiles (docs/protocol.md, "Profiles"): anyone's profile page (`/profile/<id>`: name, each
 // game's rating and its chart, the last rated games with their replays), one's own (`/profile`:
 // rename, a one-time link to another device, passkeys; without a profile, make one or sign in
@@ -95,7 +96,7 @@ function page(root, topbar, cls, ...children) {
 }
 
 /** After a page drawn again: the keyboard's focus back where the person was. */
-const refocus = (selector) => document.querySelector(`#main ${selector}`)?.focus();
+const refocus = (selector) => /** @type {HTMLElement | null} */ (document.querySelector(`#main ${selector}`))?.focus();
 
 /** A status line: what a button just did (or why it could not). */
 const status = (state, testid) => state && h("p", { class: ["profile-status", state.ok ? "ok" : "error"],

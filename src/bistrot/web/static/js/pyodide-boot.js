@@ -1,3 +1,4 @@
+// @ts-check
 // Pyodide with bistrot's wheel unpacked, for the workers of this device: the one that plays
 // (js/offline-worker.js) and the one that analyses finished games (js/analysis-worker.js). The
 // files come from the service worker's cache when offline (docs/offline.md).

@@ -1,3 +1,4 @@
+// @ts-check
 // QR codes drawn locally by the vendored qrcode-generator (MIT), as inline SVG.
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
 import { h, svg } from "./dom.js";
@@ -29,7 +30,9 @@ export async function copyText(text, field) {
 }
 
 /** A share box: the link as text, a copy button, its QR code, and (`localNote`) a word when
- * the link opens on this machine only. */
+ * the link opens on this machine only.
+ * @param {string} url
+ * @param {{ title?: string, testId?: string, localNote?: boolean }} [options] */
 export function shareBox(url, { title, testId, localNote = true } = {}) {
   const input = h("input", { class: "share-link", type: "text", readonly: true, value: url,
     "aria-label": title || t("share.link"), dataset: { testid: testId || "share-link" },

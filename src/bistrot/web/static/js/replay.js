@@ -1,3 +1,4 @@
+// @ts-check
 // The replay of a finished game, /replay/<table>: every action, forward and back (buttons, the
 // arrow keys, Home and End, a slider), every hand shown, drawn by the game's own renderer
 // (games/*.js) from the server's views (GET /api/tables/<id>/replay, docs/protocol.md: each

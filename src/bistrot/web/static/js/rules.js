@@ -1,3 +1,4 @@
+// @ts-check
 // The rules pages, and rules options in words. The options themselves (names, types, values,
 // defaults) are the server's (GET /api/games, js/catalog.js); their names and help are in the
 // translations under each option's label ("opt.target", "opt.target.help", "opt.kapothi.announced").

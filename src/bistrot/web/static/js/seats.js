@@ -1,3 +1,4 @@
+// @ts-check
 // A player's name plate: name, computer level, connected / away / replaced by a computer.
 import { h, svg } from "./dom.js";
 import { t } from "./i18n.js";

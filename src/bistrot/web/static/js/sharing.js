@@ -1,3 +1,4 @@
+// @ts-check
 // Where the links a player shares point (invite, watch, challenge, their QR codes), as the
 // server says (GET /api/room, server/sharing.py): its public address, the machine's network
 // address when the page was opened at 127.0.0.1, or the page's own address. Offline (no server

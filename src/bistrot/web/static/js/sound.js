@@ -1,3 +1,4 @@
+// @ts-check
 // Sound effects synthesised with WebAudio (no sound files). Switchable, remembered.
 const KEY = "bistrot.sound";
 let ctx = null;
@@ -13,7 +14,7 @@ export function setSound(on) {
 function audio() {
   if (!enabled) return null;
   if (!ctx) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    const Ctx = window.AudioContext || /** @type {{ webkitAudioContext?: typeof AudioContext }} */ (/** @type {unknown} */ (window)).webkitAudioContext;
     if (!Ctx) return null;
     try { ctx = new Ctx(); } catch { return null; }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser holds for each table: its seat tokens (or watch key), kept in localStorage
 // under the table id. The tokens never go into a page URL.
 const PREFIX = "bistrot.table.";

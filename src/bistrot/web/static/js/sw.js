@@ -1,3 +1,4 @@
+// @ts-check
 // bistrot's service worker, served as /sw.js (scope: the whole site) by bistrot serve, which
 // writes VERSION, PRECACHE and PRECACHE_BYTES above this line (bistrot/server/offline.py).
 //
@@ -16,21 +17,21 @@ const NETWORK_TIMEOUT_MS = 4000;
 const FROM_CACHE_WHEN_OFFLINE = ["/api/games"];
 const NEVER = [/^\/api\//, /^\/ws\//, /^\/healthz$/, /^\/offline\/status$/, /^\/sw\.js$/, /^\/docs/, /^\/openapi\.json$/];
 
-self.addEventListener("install", (event) => {
+self.addEventListener("install", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // cache: "reload": straight from the server, never a stale copy from the HTTP cache.
     await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" })));
-    await self.skipWaiting();
+    await /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self)).skipWaiting();
   })());
 });
 
-self.addEventListener("activate", (event) => {
+self.addEventListener("activate", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
       if (key.startsWith("bistrot-") && key !== CACHE) await caches.delete(key);
     }
-    await self.clients.claim();
+    await /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self)).clients.claim();
   })());
 });
 
@@ -57,7 +58,7 @@ async function file(request) {
   return hit || fetch(request);
 }
 
-self.addEventListener("fetch", (event) => {
+self.addEventListener("fetch", (/** @type {FetchEvent} */ event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);

@@ -1,3 +1,4 @@
+// @ts-check
 // A table page: its parts wired together. The page never decides a rule: it shows the view it
 // is sent and sends the action clicked.
 //   table/state.js     what the page keeps (T, T.S)

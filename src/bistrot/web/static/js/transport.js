@@ -1,3 +1,4 @@
+// @ts-check
 // The page talks to a table through a Transport: an object with
 //
 //   send(msg)        -> true when handed to the connection, false when it is down
@@ -30,9 +31,20 @@ const FOR_GOOD = [4401, 4403, 4404, 4410, 4500];
 const SEAT_MOVED = 4409;
 const TABLE_MOVED = 1012;
 
+/** @typedef {import("./protocol-types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol-types.js").ClientMessage} ClientMessage */
+/** @typedef {import("./protocol-types.js").TransportStatus} TransportStatus */
+
+/**
+ * @param {{ table: string, token?: string | null, since?: number | null, path?: string }} options
+ * @returns {import("./protocol-types.js").Transport}
+ */
 export function webSocketTransport({ table, token = null, since = null, path = "/ws" }) {
+  /** @type {Set<(msg: ServerMessage) => void>} */
   const messageCbs = new Set();
+  /** @type {Set<(status: TransportStatus, detail: Record<string, any>) => void>} */
   const statusCbs = new Set();
+  /** @type {WebSocket | null} */
   let ws = null;
   let closed = false;
   let attempt = 0;
@@ -44,6 +56,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
   let everOpened = false;
   let hurry = 0;  // tries left at OPEN_HURRY_MS after a silent socket
 
+  /** @type {(status: TransportStatus, detail?: Record<string, any>) => void} */
   const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
 
   // The token never goes into the URL (proxies log URLs): the first message carries it.
@@ -53,6 +66,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
   }
 
   function hello() {
+    /** @type {import("./protocol-types.js").HelloMessage} */
     const msg = { type: "hello", token };
     if (lastSeq !== null && lastSeq !== undefined) msg.since = lastSeq;
     return JSON.stringify(msg);
@@ -98,6 +112,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     socket.onmessage = (event) => {
       lastHeard = Date.now();
       pingedAt = null;
+      /** @type {ServerMessage & { seq?: number }} (what the server sent: JSON.parse checks nothing) */
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (typeof msg.seq === "number" && (lastSeq === null || msg.seq > lastSeq) && msg.type !== "ack") {
@@ -163,6 +178,7 @@ export function webSocketTransport({ table, token = null, since = null, path = "
     retryTimer = setTimeout(connect, delay);
   }
 
+  /** @param {ClientMessage} msg */
   function send(msg) {
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     ws.send(JSON.stringify(msg));

@@ -1,18 +1,30 @@
+// @ts-check
 // The offline Transport: the same five members as webSocketTransport (transport.js), talking to
 // the card room on this device (js/offline-worker.js, bistrot's Python engine under Pyodide)
 // instead of the server. The messages are the server's own (state with seq, ack, reject, pong),
 // so table.js does not know which one it has.
 import { openLocalConnection, onBoot } from "./offline.js";
 
+/** @typedef {import("./protocol-types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol-types.js").TransportStatus} TransportStatus */
+
+/**
+ * @param {{ table: string, seat?: number | null, since?: number | null }} options
+ * @returns {import("./protocol-types.js").Transport}
+ */
 export function workerTransport({ table, seat = null, since = null }) {
+  /** @type {Set<(msg: ServerMessage) => void>} */
   const messageCbs = new Set();
+  /** @type {Set<(status: TransportStatus, detail: Record<string, any>) => void>} */
   const statusCbs = new Set();
   let lastSeq = since;
   let closed = false;
+  /** @type {(status: TransportStatus, detail?: Record<string, any>) => void} */
   const emitStatus = (status, detail = {}) => { for (const cb of statusCbs) cb(status, detail); };
 
   const connection = openLocalConnection({
     table, seat, since,
+    /** @param {ServerMessage & { seq?: number }} msg */
     onMessage(msg) {
       if (closed) return;
       if (typeof msg.seq === "number" && (lastSeq === null || msg.seq > lastSeq) && msg.type !== "ack") {

@@ -1,3 +1,4 @@
+// @ts-check
 // One renderer per game, looked up by the name the server gives the game (view.game, the names
 // of GET /api/games). The table (js/table.js and js/table/*), the lobby, the rules pages and the
 // router know no game: whatever differs between games is in its renderer, and this file is the

@@ -1,3 +1,4 @@
+// @ts-check
 // The Omi renderer (shape: games/index.js): renders one seat's view (never more), turns clicks
 // into action texts, and says what the table shows between two views (the trick just taken, the
 // hand just finished), which sounds go with them and who won.

@@ -1,3 +1,4 @@
+// @ts-check
 // The Oti renderer (shape: games/index.js): the pile, the draw pile, everybody's table cards and
 // hand sizes, your hand. Renders one seat's view and turns clicks into the engine's action texts.
 import { h } from "../dom.js";
@@ -320,6 +321,7 @@ export const ranking = (view) => places(view.players, view.out || [], (seat) => 
  * of each (a finished view's, or a challenge's facts: js/challenge.js). */
 function places(players, out, left) {
   const rows = out.map((seat, i) => ({ seat, place: i + 1, left: left(seat) }));
+  /** @type {{ seat: number, place?: number, left: number }[]} */
   const rest = [];
   for (let seat = 0; seat < players; seat++) if (!out.includes(seat)) rest.push({ seat, left: left(seat) });
   rest.sort((a, b) => a.left - b.left || a.seat - b.seat);

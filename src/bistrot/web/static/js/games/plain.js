@@ -1,3 +1,4 @@
+// @ts-check
 // The plain renderer (shape: games/index.js), for a game the server plays and the page has no
 // renderer of its own for yet: the players, your cards, and each legal action as a button. Plain,
 // but playable, and a starting point for the game's own renderer.

@@ -1,3 +1,4 @@
+// @ts-check
 // Chat at a table where people play together (friends, hot seat): the messages (each number
 // shown once, however often a reconnection brings it again), a mute per player on this device,
 // reporting a player to the card room's operator, quick reactions for phones, and the box to
@@ -101,7 +102,7 @@ async function sendReport(T, event) {
     S.reporting = { seat, name, error: error.code === "already_reported" ? t("reject.already_reported") : refusal(error) };
   }
   T.render();
-  if (!S.reporting) document.querySelector(`.chat-line[data-seat="${seat}"] .chat-mute`)?.focus();
+  if (!S.reporting) /** @type {HTMLElement | null} */ (document.querySelector(`.chat-line[data-seat="${seat}"] .chat-mute`))?.focus();
 }
 
 /** The small form that says why a player is reported. */
@@ -112,7 +113,7 @@ function reportForm(T) {
     const { seat } = S.reporting;
     S.reporting = null;
     T.render();
-    document.querySelector(`.chat-line[data-seat="${seat}"] [data-action=report]`)?.focus();
+    /** @type {HTMLElement | null} */ (document.querySelector(`.chat-line[data-seat="${seat}"] [data-action=report]`))?.focus();
   };
   return h("form", { class: "chat-report", dataset: { testid: "report-form" }, onsubmit: (e) => sendReport(T, e),
     onkeydown: (e) => { if (e.key === "Escape") { e.stopPropagation(); cancel(); } } },

@@ -1,3 +1,4 @@
+// @ts-check
 // Hints in a game against the computer: what the hard player would do from this seat's view,
 // asked of the table (the server, or this device's worker) with {"type": "hint"}. Only where the
 // table says it allows them (view.table.hints: never with friends, in hot seat or in a

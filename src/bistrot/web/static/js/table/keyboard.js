@@ -1,3 +1,4 @@
+// @ts-check
 // Playing with the keyboard: arrows move between the cards that may be played, 1–9 plays the
 // n-th, M switches the sound, ? asks for a hint (where hints are on), Esc closes a panel; the game's own letters (a suit, pick up, the
 // last trick...) come from its renderer (games/index.js: keys and panels).

@@ -1,3 +1,4 @@
+// @ts-check
 // The seats of a friends table before it starts (the waiting room, overlays.js): who sits where,
 // the free seats, the teams (view.table.teams, from the server: Omi's partners sit opposite) or
 // the turn order when each plays for themselves. A player moves to a free seat; the creator

@@ -1,3 +1,4 @@
+// @ts-check
 // What covers the table: the pass-the-device screen of a hot-seat table, the waiting room of a
 // friends table, the end of the game, the short summary of a finished hand, and the panels (the
 // renderer's, e.g. the last trick, and the keyboard help). The game's part of each comes from

@@ -1,3 +1,4 @@
+// @ts-check
 // The table on screen: the top bar, the game's renderer for the felt, the action log, and over
 // them the overlay of the moment; drawn again from T.S after every change (dom.js patch() keeps
 // the nodes that did not change, so focus and animations survive).
@@ -143,7 +144,7 @@ function focusTopLayer(root) {
 
 /** The focused card, suit or action button, as a selector that finds it again after a render. */
 function rememberFocus(root) {
-  const el = document.activeElement;
+  const el = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!el || el === document.body || !root.contains(el)) return null;
   for (const key of ["card", "suit", "action"]) if (el.dataset?.[key]) return `[data-${key}="${el.dataset[key]}"]`;
   return null;

@@ -1,3 +1,4 @@
+// @ts-check
 // What a table asks the server besides playing (HTTP, not the table's connection): start before
 // every seat is taken, a seat move before the start, a rematch, a challenge link, a challenge's
 // results.

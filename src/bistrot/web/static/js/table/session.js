@@ -1,3 +1,4 @@
+// @ts-check
 // The table's link to its game: one connection per seat held on this device (a WebSocket to the
 // server, or the Web Worker of a table of this device: same protocol), the states shown one by
 // one in order (so a fast computer's moves are still seen, and a completed trick stays a moment),
@@ -27,6 +28,9 @@ const FATAL = [
 /** Refusals of a connection (no action id) that the transport retries by itself: the connection
  * banner already says so, a toast asking to try again would be wrong. */
 const RETRIED = ["table_moving", "node_unreachable", "busy", "storage_error"];
+
+/** @typedef {import("../protocol-types.js").ServerMessage} ServerMessage */
+/** @typedef {import("../protocol-types.js").StateMessage} StateMessage */
 
 /** Connect the seats of T.held and start showing states; T.act and T.takeOver are set.
  * `describe(msg)` gives the action log's line for a state message. Returns close(). */
@@ -72,6 +76,10 @@ export function openSession(T, { describe }) {
     }
   }
 
+  /**
+   * @param {number | null} seat  the seat whose connection it came on (null: watching)
+   * @param {ServerMessage} msg
+   */
   function onMessage(seat, msg) {
     if (msg.type === "state") {
       msg.at = Date.now();  // (a seat's grace_left counts from here: seats.js)
@@ -161,6 +169,7 @@ export function openSession(T, { describe }) {
   // ---------------------------------------------------------------- showing states in order
   function pump() {
     if (S.holding || S.destroyed) return;
+    /** @type {StateMessage | undefined} */
     const next = S.queue.shift();
     if (!next) return;
     const prev = S.shown;

@@ -1,3 +1,4 @@
+// @ts-check
 // The sounds of one step of the game (one new state shown): the game's own (a card, a trick, a
 // hand; from its renderer) and the table's (your turn, won or lost).
 import { play } from "../sound.js";

@@ -1,6 +1,9 @@
+// @ts-check
 // What one table page keeps between renders, in one object shared by the parts of the table
 // (session.js, render.js, overlays.js, keyboard.js, requests.js): one place to read what the
 // page knows, and timers that die with the page.
+
+/** @typedef {import("../protocol-types.js").StateMessage} StateMessage */
 
 /**
  * @param {string} tableId
@@ -12,10 +15,13 @@ export function tableState(tableId, held, nav) {
   const seats = (held.seats || []).map((s) => s.seat);
   const hotseat = seats.length > 1;
   const S = {
-    conns: new Map(), status: new Map(), latest: new Map(),
-    shown: null, showSeat: seats.length ? seats[0] : null,
+    // By seat (null: watching): its connection, the connection's status, the latest state.
+    conns: /** @type {Map<number | null, import("../protocol-types.js").Transport>} */ (new Map()),
+    status: /** @type {Map<number | null, import("../protocol-types.js").TransportStatus>} */ (new Map()),
+    latest: /** @type {Map<number | null, StateMessage>} */ (new Map()),
+    shown: /** @type {StateMessage | null} */ (null), showSeat: seats.length ? seats[0] : null,
     passTo: hotseat ? seats[0] : null,
-    queue: [], holding: false, heldTrick: null, fresh: new Set(),
+    queue: /** @type {StateMessage[]} */ ([]), holding: false, heldTrick: null, fresh: new Set(),
     pending: null, ui: { selected: new Set(), swapPick: null },
     panel: null, summary: null, overClosed: false, challenge: null, comparison: null,
     error: null, lost: false, log: "", destroyed: false, counter: 0, timers: new Set(),
