@@ -40,7 +40,7 @@ import json
 import math
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, cast
 
 from bistrot import games
@@ -60,6 +60,17 @@ from bistrot.tablecore.records import (
     new_secret,
     secret_hash,
 )
+from bistrot.tablecore.values import (
+    Audience,
+    BotTurn,
+    Commit,
+    HintAsk,
+    HintCommit,
+    Out,
+    Proposal,
+    SeatState,
+    Step,
+)
 from bistrot.wire import (
     BadMessage,
     ack,
@@ -71,10 +82,26 @@ from bistrot.wire import (
     state_message,
 )
 
-Audience = int | None
-"""A seat, or ``None`` for spectators (who all see the same thing)."""
-Out = list[tuple[Audience, dict[str, Any]]]
-"""Messages to deliver, in order: each to every connection of its audience."""
+#: The core's values (:mod:`bistrot.tablecore.values`) are named from here too, as they always were.
+__all__ = [
+    "DEFAULT_CATCH_UP_BYTES",
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_REPLAY_LIMIT",
+    "DEFAULT_SNAPSHOT_EVERY",
+    "PUBLIC_WATCH",
+    "REJECTS_KEPT",
+    "SPECTATOR",
+    "Audience",
+    "BotTurn",
+    "Commit",
+    "HintAsk",
+    "HintCommit",
+    "Out",
+    "Proposal",
+    "SeatState",
+    "Step",
+    "TableCore",
+]
 
 SPECTATOR = "spectator"
 #: What watches a public table (the lobby's, a quick match's) instead of its watch key: anyone
@@ -90,85 +117,6 @@ DEFAULT_CATCH_UP_BYTES = 64 * 1024
 """Most bytes of missed states a catch-up sends one by one; beyond, one fresh state: a long
 match's state repeats its history of hands (about 16 KB each), so 64 missed states were a
 megabyte for a reconnect."""
-
-
-@dataclass
-class SeatState:
-    """A seat's record and what only lives in memory: its connections, whether it is away."""
-
-    record: SeatRecord
-    conns: int = 0
-    away: bool = False
-    #: When a computer player takes the seat if nobody comes back (the host's clock), while its
-    #: grace period runs: see :meth:`TableCore.grace_deadlines`.
-    grace_until: float | None = None
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """An action a seat (or a computer player) asks for; ``key`` is its idempotency key."""
-
-    seat: int
-    action: str
-    by: str
-    key: str | None = None
-    id: Any = None
-
-
-@dataclass
-class Commit:
-    """An applied action waiting to be stored: the events, and where the table then stands."""
-
-    proposal: Proposal
-    events: list[EventRecord]
-    status: str
-    result: dict[str, Any] | None
-
-
-@dataclass
-class Step:
-    """What :meth:`TableCore.receive` makes of a message: answers now, or an action to propose."""
-
-    replies: list[dict[str, Any]] = field(default_factory=list)
-    proposal: Proposal | None = None
-    chat: ChatLine | None = None  # a chat message to store (its ``at`` set by the host), then send
-    id: Any = None  # the message's id (a refusal of the chat message by the host echoes it)
-    hint: HintAsk | None = None  # a hint to compute (:meth:`TableCore.hint_ready`), store, then send
-
-
-@dataclass(frozen=True)
-class HintAsk:
-    """A seat asks for a hint at ``seq``: what the ``level`` computer player (the game's
-    strongest) seeded with ``seed`` would do from ``view``, that seat's own view, the very one
-    a computer player playing that seat would be given."""
-
-    seat: int
-    seq: int
-    level: str
-    seed: int
-    view: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class HintCommit:
-    """A computed hint waiting to be stored: the seat's record with one hint more."""
-
-    ask: HintAsk
-    action: str
-    record: SeatRecord
-
-
-@dataclass(frozen=True)
-class BotTurn:
-    """The computer move due: who plays, at which seq, at what level and seed, seeing what, and
-    how long after the last change (the table's pause, so people can follow)."""
-
-    seat: int
-    seq: int
-    level: str
-    seed: int
-    view: dict[str, Any]
-    delay_s: float
 
 
 class TableCore:
