@@ -169,7 +169,8 @@ class TableCore:
         self.rejects: dict[int, OrderedDict[str, dict[str, Any]]] = {
             s: OrderedDict() for s in range(self.players)
         }
-        self._tokens = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
+        #: The seat each seat token's hash holds (:meth:`identify`; taken seats add theirs).
+        self.token_seats = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
         #: The last hint each seat was given: (seq, action); asked again at that seq, it is
         #: answered from here, neither computed nor counted again (in memory only).
         self.last_hint: dict[int, tuple[int, str]] = {}
@@ -234,7 +235,7 @@ class TableCore:
     def identify(self, token: str) -> int | str | None:
         """The seat a token holds, :data:`SPECTATOR` for the watch key, None if it is neither."""
         digest = secret_hash(token)
-        seat = self._tokens.get(digest)
+        seat = self.token_seats.get(digest)
         if seat is not None:
             return seat
         if self.table.watch_hash and digest == self.table.watch_hash:
@@ -438,9 +439,10 @@ class TableCore:
         """A fresh state for every audience connected (seats or table changed, no action)."""
         return [(a, self.state(self.game, self.seq, a, None)) for a in self.audiences()]
 
-    def _publish(self, events: list[EventRecord]) -> Out:
-        # One state per seq, so nobody sees a gap; engines log one action per apply, but an
-        # engine logging several gets its intermediate states rebuilt.
+    def publish(self, events: list[EventRecord]) -> Out:
+        """What every audience connected is sent for stored ``events`` (:meth:`confirm`): one
+        state per seq, so nobody sees a gap; engines log one action per apply, but an engine
+        logging several gets its intermediate states rebuilt."""
         out: Out = []
         audiences = self.audiences()
         if len(events) > 1 and audiences:
@@ -645,7 +647,7 @@ class TableCore:
         if proposal.key is not None:
             self.acks[(proposal.seat, proposal.key)] = self.seq
             answer = ack(proposal.id, self.seq)
-        return answer, self._publish(commit.events)
+        return answer, self.publish(commit.events)
 
     def abort(self, commit: Commit) -> dict[str, Any]:
         """The store refused the commit: the table is put back as it was; the ``reject``."""
@@ -904,7 +906,7 @@ class TableCore:
         for record in records:
             self.seats[record.seat].record = record
             if record.token_hash:
-                self._tokens[record.token_hash] = record.seat
+                self.token_seats[record.token_hash] = record.seat
         started = self.status == WAITING and status == PLAYING
         self.table.status = status
         return started, self.broadcast()
