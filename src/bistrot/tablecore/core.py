@@ -15,6 +15,21 @@ An action goes: :meth:`TableCore.receive` (checks; may answer at once) -> :meth:
 :meth:`TableCore.confirm` (the ``ack``, then one ``state`` per audience and seq) or, if the store
 failed, :meth:`TableCore.abort` (the table is put back as it was).
 
+This module holds the class, its construction, its facts (seq, status, tokens, the game rebuilt
+from kept snapshots) and the actions (receive, propose, prepare, confirm, abort, chat).  The rest
+are parts the class inherits, a class and a module each, written against
+:class:`~bistrot.tablecore.base.CoreBase` (the state, and what one part calls in another):
+
+- :mod:`~bistrot.tablecore.presence`: who is here (connections, presence, grace periods);
+- :mod:`~bistrot.tablecore.rendering`: views, states, broadcast, publish, catch-up;
+- :mod:`~bistrot.tablecore.computer`: computer turns and hints;
+- :mod:`~bistrot.tablecore.seats`: friends tables' seats (invites, join, moves, early start);
+- :mod:`~bistrot.tablecore.aftergame`: ratings, rematch, challenge.
+
+Its values (:class:`Proposal`, :class:`Commit`, :class:`Step`, :class:`BotTurn`...) live in
+:mod:`~bistrot.tablecore.values` and are named from here too; :mod:`~bistrot.tablecore.effects`
+answers a host's inputs with typed effects by calling the core.
+
 >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
 >>> plan = plan_table({"game": "omi", "level": "easy", "seed": 5}, PlanDefaults(bot_delay_ms=0))
 >>> core = TableCore(StoredTable(plan.table, plan.seats))
@@ -50,13 +65,7 @@ from bistrot.tablecore.computer import Computer
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import COMPUTER, HUMAN, OVER, PLAYING, WAITING
 from bistrot.tablecore.presence import Presence
-from bistrot.tablecore.records import (
-    ChatLine,
-    EventRecord,
-    StoredTable,
-    TableRecord,
-    secret_hash,
-)
+from bistrot.tablecore.records import ChatLine, EventRecord, StoredTable, TableRecord, secret_hash
 from bistrot.tablecore.rendering import Rendering
 from bistrot.tablecore.seats import Seats
 from bistrot.tablecore.values import (
@@ -70,13 +79,7 @@ from bistrot.tablecore.values import (
     SeatState,
     Step,
 )
-from bistrot.wire import (
-    BadMessage,
-    ack,
-    parse_client_message,
-    pong,
-    reject,
-)
+from bistrot.wire import BadMessage, ack, parse_client_message, pong, reject
 
 #: The core's values (:mod:`bistrot.tablecore.values`) are named from here too, as they always were.
 __all__ = [
