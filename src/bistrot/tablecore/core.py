@@ -15,6 +15,21 @@ An action goes: :meth:`TableCore.receive` (checks; may answer at once) -> :meth:
 :meth:`TableCore.confirm` (the ``ack``, then one ``state`` per audience and seq) or, if the store
 failed, :meth:`TableCore.abort` (the table is put back as it was).
 
+This module holds the class, its construction, its facts (seq, status, tokens, the game rebuilt
+from kept snapshots) and the actions (receive, propose, prepare, confirm, abort, chat).  The rest
+are parts the class inherits, a class and a module each, written against
+:class:`~bistrot.tablecore.base.CoreBase` (the state, and what one part calls in another):
+
+- :mod:`~bistrot.tablecore.presence`: who is here (connections, presence, grace periods);
+- :mod:`~bistrot.tablecore.rendering`: views, states, broadcast, publish, catch-up;
+- :mod:`~bistrot.tablecore.computer`: computer turns and hints;
+- :mod:`~bistrot.tablecore.seats`: friends tables' seats (invites, join, moves, early start);
+- :mod:`~bistrot.tablecore.aftergame`: ratings, rematch, challenge.
+
+Its values (:class:`Proposal`, :class:`Commit`, :class:`Step`, :class:`BotTurn`...) live in
+:mod:`~bistrot.tablecore.values` and are named from here too; :mod:`~bistrot.tablecore.effects`
+answers a host's inputs with typed effects by calling the core.
+
 >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
 >>> plan = plan_table({"game": "omi", "level": "easy", "seed": 5}, PlanDefaults(bot_delay_ms=0))
 >>> core = TableCore(StoredTable(plan.table, plan.seats))
@@ -36,45 +51,56 @@ failed, :meth:`TableCore.abort` (the table is put back as it was).
 
 from __future__ import annotations
 
-import json
-import math
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Any, cast
 
 from bistrot import games
 from bistrot.engine import Game
 from bistrot.errors import IllegalAction
 from bistrot.ruleset import Ruleset
-from bistrot.seeding import derive
 from bistrot.tablecore import chat
+from bistrot.tablecore.aftergame import AfterGame
+from bistrot.tablecore.computer import Computer
 from bistrot.tablecore.errors import TableError
-from bistrot.tablecore.plan import COMPUTER, HUMAN, OPEN, OVER, PLAYING, WAITING
-from bistrot.tablecore.records import (
-    ChatLine,
-    EventRecord,
-    SeatRecord,
-    StoredTable,
-    TableRecord,
-    new_secret,
-    secret_hash,
+from bistrot.tablecore.plan import COMPUTER, HUMAN, OVER, PLAYING, WAITING
+from bistrot.tablecore.presence import Presence
+from bistrot.tablecore.records import ChatLine, EventRecord, StoredTable, TableRecord, secret_hash
+from bistrot.tablecore.rendering import Rendering
+from bistrot.tablecore.seats import Seats
+from bistrot.tablecore.values import (
+    Audience,
+    BotTurn,
+    Commit,
+    HintAsk,
+    HintCommit,
+    Out,
+    Proposal,
+    SeatState,
+    Step,
 )
-from bistrot.wire import (
-    BadMessage,
-    ack,
-    hint_message,
-    last_action,
-    parse_client_message,
-    pong,
-    reject,
-    state_message,
-)
+from bistrot.wire import BadMessage, ack, parse_client_message, pong, reject
 
-Audience = int | None
-"""A seat, or ``None`` for spectators (who all see the same thing)."""
-Out = list[tuple[Audience, dict[str, Any]]]
-"""Messages to deliver, in order: each to every connection of its audience."""
+#: The core's values (:mod:`bistrot.tablecore.values`) are named from here too, as they always were.
+__all__ = [
+    "DEFAULT_CATCH_UP_BYTES",
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_REPLAY_LIMIT",
+    "DEFAULT_SNAPSHOT_EVERY",
+    "PUBLIC_WATCH",
+    "REJECTS_KEPT",
+    "SPECTATOR",
+    "Audience",
+    "BotTurn",
+    "Commit",
+    "HintAsk",
+    "HintCommit",
+    "Out",
+    "Proposal",
+    "SeatState",
+    "Step",
+    "TableCore",
+]
 
 SPECTATOR = "spectator"
 #: What watches a public table (the lobby's, a quick match's) instead of its watch key: anyone
@@ -92,86 +118,7 @@ match's state repeats its history of hands (about 16 KB each), so 64 missed stat
 megabyte for a reconnect."""
 
 
-@dataclass
-class SeatState:
-    """A seat's record and what only lives in memory: its connections, whether it is away."""
-
-    record: SeatRecord
-    conns: int = 0
-    away: bool = False
-    #: When a computer player takes the seat if nobody comes back (the host's clock), while its
-    #: grace period runs: see :meth:`TableCore.grace_deadlines`.
-    grace_until: float | None = None
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """An action a seat (or a computer player) asks for; ``key`` is its idempotency key."""
-
-    seat: int
-    action: str
-    by: str
-    key: str | None = None
-    id: Any = None
-
-
-@dataclass
-class Commit:
-    """An applied action waiting to be stored: the events, and where the table then stands."""
-
-    proposal: Proposal
-    events: list[EventRecord]
-    status: str
-    result: dict[str, Any] | None
-
-
-@dataclass
-class Step:
-    """What :meth:`TableCore.receive` makes of a message: answers now, or an action to propose."""
-
-    replies: list[dict[str, Any]] = field(default_factory=list)
-    proposal: Proposal | None = None
-    chat: ChatLine | None = None  # a chat message to store (its ``at`` set by the host), then send
-    id: Any = None  # the message's id (a refusal of the chat message by the host echoes it)
-    hint: HintAsk | None = None  # a hint to compute (:meth:`TableCore.hint_ready`), store, then send
-
-
-@dataclass(frozen=True)
-class HintAsk:
-    """A seat asks for a hint at ``seq``: what the ``level`` computer player (the game's
-    strongest) seeded with ``seed`` would do from ``view``, that seat's own view, the very one
-    a computer player playing that seat would be given."""
-
-    seat: int
-    seq: int
-    level: str
-    seed: int
-    view: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class HintCommit:
-    """A computed hint waiting to be stored: the seat's record with one hint more."""
-
-    ask: HintAsk
-    action: str
-    record: SeatRecord
-
-
-@dataclass(frozen=True)
-class BotTurn:
-    """The computer move due: who plays, at which seq, at what level and seed, seeing what, and
-    how long after the last change (the table's pause, so people can follow)."""
-
-    seat: int
-    seq: int
-    level: str
-    seed: int
-    view: dict[str, Any]
-    delay_s: float
-
-
-class TableCore:
+class TableCore(Presence, Rendering, Computer, Seats, AfterGame):
     """See the module docstring.  ``local``: a table of the player's device (no secrets, no
     grace period, every seat present while the device is).  ``clock``: the host's clock in
     seconds (monotonic), which times grace periods; without one, none is timed or shown."""
@@ -221,7 +168,8 @@ class TableCore:
         self.rejects: dict[int, OrderedDict[str, dict[str, Any]]] = {
             s: OrderedDict() for s in range(self.players)
         }
-        self._tokens = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
+        #: The seat each seat token's hash holds (:meth:`identify`; taken seats add theirs).
+        self.token_seats = {s.record.token_hash: s.record.seat for s in self.seats if s.record.token_hash}
         #: The last hint each seat was given: (seq, action); asked again at that seq, it is
         #: answered from here, neither computed nor counted again (in memory only).
         self.last_hint: dict[int, tuple[int, str]] = {}
@@ -286,7 +234,7 @@ class TableCore:
     def identify(self, token: str) -> int | str | None:
         """The seat a token holds, :data:`SPECTATOR` for the watch key, None if it is neither."""
         digest = secret_hash(token)
-        seat = self._tokens.get(digest)
+        seat = self.token_seats.get(digest)
         if seat is not None:
             return seat
         if self.table.watch_hash and digest == self.table.watch_hash:
@@ -306,21 +254,6 @@ class TableCore:
         """The seats played by people."""
         return [s.record.seat for s in self.seats if s.record.kind == HUMAN]
 
-    def present(self, seat: int) -> bool:
-        """Whether the person of ``seat`` is connected."""
-        if self.seats[seat].record.kind != HUMAN:
-            return False
-        if self.local:  # the device holds every seat: all are there while it is connected
-            return self.spectators > 0 or any(s.conns for s in self.seats)
-        if self.table.mode == "hotseat":  # one device: all its seats are there or none is
-            return any(s.conns for s in self.seats if s.record.kind == HUMAN)
-        return self.seats[seat].conns > 0
-
-    def attended(self) -> bool:
-        """Whether anyone holds a seat's connection now (computer players pause at a table left
-        unattended for a while: the host keeps the clock)."""
-        return any(s.conns for s in self.seats)
-
     def computer_plays(self, seat: int) -> bool:
         """Whether a computer player plays ``seat`` now (its own, or for a player away)."""
         state = self.seats[seat]
@@ -334,258 +267,6 @@ class TableCore:
         if state.away:
             return self.entry.level_or_weaker(self.entry.default_level)
         return None
-
-    # ------------------------------------------------------------------ rendering
-
-    def seats_info(self, audience: Audience) -> list[dict[str, Any]]:
-        """The ``seats`` of a view: kind, name, level, connected, away, you; and ``grace_left``,
-        the whole seconds left before a computer player takes a seat whose player left, while
-        its grace period runs (seconds, not a time of day: the device's clock need not agree)."""
-        deadlines = self.grace_deadlines()
-        now = self.clock() if deadlines and self.clock else 0.0
-        return [
-            {
-                "seat": i,
-                "kind": s.record.kind,
-                "name": s.record.name,
-                "level": self.level(i),
-                "connected": s.record.kind == COMPUTER or self.present(i),
-                "away": s.away,
-                "you": audience == i,
-                "profile": s.record.profile,
-                **({"grace_left": max(0, math.ceil(deadlines[i] - now))} if i in deadlines else {}),
-            }
-            for i, s in enumerate(self.seats)
-        ]
-
-    def table_info(self) -> dict[str, Any]:
-        """The ``table`` of a view (``local``: this table lives on the player's device)."""
-        r = self.table
-        info: dict[str, Any] = {
-            "id": r.id,
-            "game": r.game,
-            "mode": r.mode,
-            "status": r.status,
-            "rematch": r.rematch,
-            "bot_delay_ms": r.bot_delay_ms,
-            "grace_s": 0 if self.local else r.grace_s,
-            "teams": self.entry.teams(self.rules),
-            "hints": self.hints_allowed,
-        }
-        used = (r.result or {}).get("hints")
-        if used:
-            info["hints_used"] = used
-        if r.event is not None:
-            info["event"] = r.event
-        if self.local:
-            info["local"] = True
-        return info
-
-    @property
-    def rated(self) -> bool:
-        """Whether this table's game counts for ratings: a public table (the lobby's, a quick
-        match's) every person at which has a profile.  Computer players count as fixed anchors."""
-        people = [s.record for s in self.seats if s.record.kind == HUMAN]
-        ranked = self.entry.places is not None  # the game declares a rated ranking
-        return ranked and self.table.public and bool(people) and all(p.profile for p in people)
-
-    def rated_places(self, result: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """What a rating of this finished game ranks (None if it is not :attr:`rated`): each seat's
-        ``profile`` (a person) or ``level`` (a computer player), its ``team`` and its ``place``
-        (0 first, equal places tie).  A person away at the end (their grace ran out, and they were
-        not back) is placed last, with their team: in Omi their team loses.
-
-        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
-        >>> plan = plan_table({"game": "oti", "mode": "friends", "public": True, "rules": {"players": 2},
-        ...                    "bots": {"1": "hard"}}, PlanDefaults(), profile="p" * 16)
-        >>> core = TableCore(StoredTable(plan.table, plan.seats))
-        >>> [(p["profile"], p["level"], p["place"]) for p in core.rated_places({"ranking": [1, 0]})]
-        [('pppppppppppppppp', None, 1), (None, 'hard', 0)]
-        """
-        ranking = self.entry.places
-        if ranking is None or not self.rated:
-            return None
-        places = ranking(self.rules, result)
-        teams = self.entry.teams(self.rules) or list(range(self.players))
-        last = max(places) + 1
-        for i, s in enumerate(self.seats):
-            if s.record.kind == HUMAN and s.away:
-                places = [last if teams[j] == teams[i] else place for j, place in enumerate(places)]
-        # Places counted again without gaps: whoever finished ahead of only the absent is first.
-        distinct = sorted(set(places))
-        places = [distinct.index(place) for place in places]
-        return [
-            {
-                "seat": i,
-                "profile": s.record.profile if s.record.kind == HUMAN else None,
-                "level": None if s.record.kind == HUMAN else s.record.level,
-                "team": teams[i],
-                "place": places[i],
-            }
-            for i, s in enumerate(self.seats)
-        ]
-
-    def public_info(self) -> dict[str, Any]:
-        """``GET /api/tables/{id}``: no secret and no card."""
-        r = self.table
-        return {
-            "table": r.id,
-            "game": r.game,
-            "mode": r.mode,
-            "status": r.status,
-            "seq": self.seq,
-            "players": self.players,
-            "rules": self.rules.to_dict(),
-            "seats": self.seats_info(None),
-            "rematch": r.rematch,
-            "public": r.public,
-            "rated": self.rated,
-        }
-
-    def legal(self, game: Game[Ruleset], audience: Audience) -> list[str]:
-        """What ``audience`` may do now: nothing for spectators, computer-played seats, before
-        the start and after the end."""
-        if audience is None or self.status == WAITING or game.is_over or self.computer_plays(audience):
-            return []
-        return list(game.legal_actions(audience))
-
-    @property
-    def deal_secret(self) -> bool:
-        """Whether this table's deal is never shown, even once the game is over: a challenge's
-        table, whose deal the next challenger plays (its deal code would show them every hand),
-        or a daily deal's, which everybody plays that day, or a club event's board, which other
-        tables of the event play too."""
-        r = self.table
-        return r.challenge is not None or r.daily is not None or r.event is not None
-
-    def view(self, game: Game[Ruleset], audience: Audience) -> dict[str, Any]:
-        """The engine's view of ``audience``, less the deal code at a :attr:`deal_secret` table:
-        every view this core hands out (states, computer players' views) is made here."""
-        # a dict the host goes on filling (seats, table, legal): the engine's is a fresh one
-        view = cast("dict[str, Any]", game.view(audience))
-        if self.deal_secret:
-            view.pop("deal_code", None)
-        return view
-
-    def state(
-        self, game: Game[Ruleset], seq: int, audience: Audience, last: EventRecord | None
-    ) -> dict[str, Any]:
-        """The ``state`` message for ``audience`` at ``seq`` (``game`` as it stood then)."""
-        shown = None if last is None else last_action(last.seq, last.actor, last.action, last.by)
-        return state_message(
-            self.view(game, audience),
-            seq,
-            legal=self.legal(game, audience),
-            seats=self.seats_info(audience),
-            table=self.table_info(),
-            last=shown,
-        )
-
-    def audiences(self) -> list[Audience]:
-        """The audiences with at least one connection."""
-        seats: list[Audience] = [i for i, s in enumerate(self.seats) if s.conns]
-        return [*seats, None] if self.spectators else seats
-
-    def broadcast(self) -> Out:
-        """A fresh state for every audience connected (seats or table changed, no action)."""
-        return [(a, self.state(self.game, self.seq, a, None)) for a in self.audiences()]
-
-    def _publish(self, events: list[EventRecord]) -> Out:
-        # One state per seq, so nobody sees a gap; engines log one action per apply, but an
-        # engine logging several gets its intermediate states rebuilt.
-        out: Out = []
-        audiences = self.audiences()
-        if len(events) > 1 and audiences:
-            game = self.rebuilt(events[0].seq - 1)
-            for event in events[:-1]:
-                game.apply(event.action, seat=event.actor)
-                out += [(a, self.state(game, event.seq, a, event)) for a in audiences]
-        out += [(a, self.state(self.game, self.seq, a, events[-1])) for a in audiences]
-        return out
-
-    def catch_up(self, audience: Audience, since: int | None) -> list[dict[str, Any]]:
-        """What a connection opened with ``since`` (the last seq it saw) is sent first: the
-        states it missed, one per seq, or one fresh state when that is too far back (over
-        :attr:`replay_limit` seqs) or too much to send (over :attr:`catch_up_bytes` of JSON);
-        then the chat kept (each message numbered: the page shows one it has already once)."""
-        said = [chat.chat_message(line) for line in self.chat]  # after the states: the table first
-        if since is None or not 0 <= since < self.seq or self.seq - since > self.replay_limit:
-            return [self.state(self.game, self.seq, audience, None), *said]
-        game = self.rebuilt(since)
-        out, size = [], 0
-        for event in self.history[since:]:
-            game.apply(event.action, seat=event.actor)
-            state = self.state(game, event.seq, audience, event)
-            size += len(json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode())
-            if size > self.catch_up_bytes:  # one state now says it all, for less
-                return [self.state(self.game, self.seq, audience, None), *said]
-            out.append(state)
-        return out + said
-
-    # ------------------------------------------------------------------ who is here
-
-    def connect(self, audience: Audience) -> Out:
-        """A connection of ``audience`` opens; what everyone already connected must now be told
-        (the host delivers it before it sends the newcomer :meth:`catch_up`)."""
-        before = self._presence()
-        if audience is None:
-            self.spectators += 1
-        else:
-            self.seats[audience].conns += 1
-        return self._presence_changed(before)
-
-    def disconnect(self, audience: Audience) -> Out:
-        """A connection of ``audience`` closes; what the others must now be told."""
-        before = self._presence()
-        if audience is None:
-            self.spectators = max(0, self.spectators - 1)
-        else:
-            self.seats[audience].conns = max(0, self.seats[audience].conns - 1)
-        return self._presence_changed(before)
-
-    def _presence(self) -> list[tuple[bool, bool]]:
-        """Who is connected and who away: what a connection opening or closing may change (the
-        grace time left changes by itself, and is no news)."""
-        return [(info["connected"], info["away"]) for info in self.seats_info(None)]
-
-    def _presence_changed(self, before: list[tuple[bool, bool]]) -> Out:
-        # The host hands these to the connections it already has: a newcomer is not yet among
-        # them, and gets its state through its own catch-up.
-        for i, seat in enumerate(self.seats):
-            if self.present(i):
-                seat.away = False
-        return [] if self._presence() == before else self.broadcast()
-
-    def needs_grace(self) -> list[int]:
-        """Human seats with nobody connected, not yet away, while the game is on: the host
-        starts (or keeps) a grace timer for each and cancels the others'."""
-        if self.status != PLAYING:
-            return []
-        return [
-            i for i, s in enumerate(self.seats)
-            if s.record.kind == HUMAN and not s.away and not self.present(i)
-        ]
-
-    def grace_deadlines(self) -> dict[int, float]:
-        """When a computer player takes each seat of :meth:`needs_grace` (on the host's
-        :attr:`clock`): set as its grace period starts, forgotten as it ends.  The host times
-        its grace timers by these, and the views show what is left of them."""
-        due = set(self.needs_grace()) if self.clock is not None else set()
-        for i, seat in enumerate(self.seats):
-            if i not in due:
-                seat.grace_until = None
-            elif seat.grace_until is None and self.clock is not None:
-                seat.grace_until = self.clock() + self.table.grace_s
-        return {i: s.grace_until for i, s in enumerate(self.seats) if s.grace_until is not None}
-
-    def grace_over(self, seat: int) -> bool:
-        """The grace period of ``seat`` ran out: whether a computer player now takes over (the
-        player is still away); if so the host tells everyone (:meth:`broadcast`) and asks for
-        the computer's move (:meth:`bot_turn`)."""
-        if self.present(seat) or self.status != PLAYING or self.seats[seat].record.kind != HUMAN:
-            return False
-        self.seats[seat].away = True
-        return True
 
     # ------------------------------------------------------------------ actions
 
@@ -675,6 +356,7 @@ class TableCore:
         """The stored ``result`` of a finished game: its summary and, if any seat asked for
         hints, how many each did (``"hints": {"0": 3}``, seats as texts: it is stored as JSON).
 
+        >>> from dataclasses import replace
         >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
         >>> plan = plan_table({"game": "oti", "rules": {"players": 2}}, PlanDefaults())
         >>> core = TableCore(StoredTable(plan.table, [replace(plan.seats[0], hints=2), plan.seats[1]]))
@@ -697,7 +379,7 @@ class TableCore:
         if proposal.key is not None:
             self.acks[(proposal.seat, proposal.key)] = self.seq
             answer = ack(proposal.id, self.seq)
-        return answer, self._publish(commit.events)
+        return answer, self.publish(commit.events)
 
     def abort(self, commit: Commit) -> dict[str, Any]:
         """The store refused the commit: the table is put back as it was; the ``reject``."""
@@ -706,274 +388,3 @@ class TableCore:
             commit.proposal.id, "storage_error", "the action could not be stored; nothing changed, try again"
         )
 
-    # ------------------------------------------------------------------ computer players
-
-    def bot_turn(self) -> BotTurn | None:
-        """The computer move due now (lowest seat first), or None.  Its seed comes from the
-        table's seed, the seat and the seq, so the same history gets the same computer play."""
-        if self.status != PLAYING or self.game.is_over:
-            return None
-        for seat in range(self.players):
-            if self.computer_plays(seat) and self.game.legal_actions(seat):
-                level = self.level(seat)
-                assert level is not None
-                return BotTurn(
-                    seat,
-                    self.seq,
-                    level,
-                    derive(self.table.seed, "bot", seat, self.seq),
-                    self.view(self.game, seat),
-                    self.table.bot_delay_ms / 1000,
-                )
-        return None
-
-    def bot_proposal(self, turn: BotTurn, action: str) -> Proposal | None:
-        """The computer's chosen action as a proposal; None if the table moved on meanwhile
-        (the host asks :meth:`bot_turn` again).  An illegal choice (a faulty bot) becomes the
-        first legal action: a computer player never stalls a table."""
-        if turn.seq != self.seq or self.status != PLAYING or not self.computer_plays(turn.seat):
-            return None
-        legal = self.game.legal_actions(turn.seat)
-        if not legal:
-            return None
-        return Proposal(turn.seat, action if action in legal else legal[0], COMPUTER)
-
-    # ------------------------------------------------------------------ hints
-
-    @property
-    def hints_allowed(self) -> bool:
-        """Whether a seat may ask for hints here: only in a game against the computer, never at
-        a friends or hot-seat table nor in a challenge's or a daily deal's game (whose results
-        are compared)."""
-        table = self.table
-        return (self.entry.capabilities["hints"] and table.mode == "computer" and table.challenge is None
-                and table.daily is None)
-
-    @property
-    def hint_level(self) -> str:
-        """The computer player whose choice a hint is: the game's strongest level."""
-        return self.entry.levels[-1]
-
-    def hint_refusal(self, seat: int, id: Any) -> dict[str, Any] | None:
-        """The ``reject`` of a hint ``seat`` may not have now, or None."""
-        if not self.hints_allowed:
-            text = "hints are for games against the computer only, not friends, challenges or the daily deal"
-            return reject(id, "hints_off", text)
-        if self.status == WAITING:
-            return reject(id, "not_started", "the table has not started: it is waiting for players")
-        if self.status == OVER or self.game.is_over:
-            return reject(id, "game_over", "the game is over")
-        if self.computer_plays(seat) or not self.game.legal_actions(seat):
-            return reject(id, "not_your_turn", "a hint is for your own turn")
-        return None
-
-    def ask_hint(self, seat: int, id: Any) -> Step:
-        """A seat's ``hint`` message: refused (nothing changes), answered at once if this seat
-        was already given the hint of this seq, else the :class:`HintAsk` the host computes
-        (off its loop) and hands to :meth:`hint_ready`.  The seed comes from the table's seed,
-        the seat and the seq, so the same position gets the same hint.
-
-        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
-        >>> plan = plan_table({"game": "omi", "seed": 5}, PlanDefaults(bot_delay_ms=0))
-        >>> core = TableCore(StoredTable(plan.table, plan.seats))
-        >>> ask = core.receive(0, '{"type": "hint", "id": 1}').hint
-        >>> ask.seat, ask.seq, ask.level, ask.view == core.view(core.game, 0)
-        (0, 0, 'hard', True)
-        >>> commit = core.hint_ready(ask, "trump H")
-        >>> core.hint_stored(commit, 1), core.seats[0].record.hints
-        ({'type': 'hint', 'id': 1, 'seq': 0, 'action': 'trump H'}, 1)
-        >>> core.receive(0, '{"type": "hint", "id": 2}').replies  # asked again: not counted again
-        [{'type': 'hint', 'id': 2, 'seq': 0, 'action': 'trump H'}]
-        >>> core.receive(1, '{"type": "hint", "id": 3}').replies[0]["code"]
-        'not_your_turn'
-        """
-        refused = self.hint_refusal(seat, id)
-        if refused is not None:
-            return Step([refused])
-        last = self.last_hint.get(seat)
-        if last is not None and last[0] == self.seq:
-            return Step([hint_message(id, self.seq, last[1])])
-        seed = derive(self.table.seed, "hint", seat, self.seq)
-        ask = HintAsk(seat, self.seq, self.hint_level, seed, self.view(self.game, seat))
-        return Step(id=id, hint=ask)
-
-    def hint_ready(self, ask: HintAsk, action: str) -> HintCommit | dict[str, Any]:
-        """The hint for ``ask`` is computed: the seat's record counting it, for the host to
-        store before it sends the hint (:meth:`hint_stored`); or, if the table moved on
-        meanwhile, the refusal ``hint_stale`` (its ``id`` for the host to set).  An illegal
-        choice (a faulty computer player) becomes the first legal action, as for its moves."""
-        if ask.seq != self.seq or self.hint_refusal(ask.seat, None) is not None:
-            return reject(None, "hint_stale", "the game moved on before the hint was ready; ask again")
-        legal = self.game.legal_actions(ask.seat)
-        chosen = action if action in legal else legal[0]
-        record = self.seats[ask.seat].record
-        return HintCommit(ask, chosen, replace(record, hints=record.hints + 1))
-
-    def hint_stored(self, commit: HintCommit, id: Any) -> dict[str, Any]:
-        """The counted hint is stored: it takes effect, and is the answer (to the asking
-        connection only: nobody else ever sees a seat's hint)."""
-        ask = commit.ask
-        self.seats[ask.seat].record = commit.record
-        self.last_hint[ask.seat] = (ask.seq, commit.action)
-        return hint_message(id, ask.seq, commit.action)
-
-    # ------------------------------------------------------------------ seats (friends tables)
-
-    def check_invite(self, invite: str | None, profile: str | None = None) -> int:
-        """The seat a friend with ``invite`` would take now (nothing changes), or the refusal
-        :meth:`join` would give: ``not_joinable``, ``bad_invite``, ``table_over``, ``table_full``.
-        A public table needs no invite but a ``profile`` (its public id, checked by the host):
-        ``no_profile`` without one, ``already_seated`` if that profile has a seat here."""
-        r = self.table
-        if r.mode != "friends":
-            raise TableError(
-                "not_joinable", f"this is a {r.mode} table: only friends tables take players by link"
-            )
-        if r.public and invite is None:
-            if profile is None:
-                raise TableError("no_profile", "joining a public table needs a profile: make one first", 401)
-        elif r.invite_hash is None or invite is None or secret_hash(invite) != r.invite_hash:
-            raise TableError("bad_invite", "this invite does not open this table", 403)
-        if profile is not None and any(s.record.profile == profile for s in self.seats):
-            raise TableError("already_seated", "this profile already has a seat at this table", 409)
-        if r.status == OVER:
-            raise TableError("table_over", "this table's game is over")
-        free = [s for s in self.seats if s.record.kind == OPEN]
-        if r.status != WAITING or not free:
-            raise TableError("table_full", "every seat of this table is taken")
-        return free[0].record.seat
-
-    def invitation(self, invite: str | None) -> dict[str, Any]:
-        """``POST /api/tables/{id}/check-invite``'s answer: the seat :meth:`check_invite` finds,
-        and what the friend is asked to: the game, its rules, who invites (seat 0, the creator)
-        and who sits where already; the public facts of :meth:`public_info`, no card."""
-        seat = self.check_invite(invite)
-        return {
-            "table": self.id,
-            "seat": seat,
-            "game": self.table.game,
-            "host": self.seats[0].record.name,
-            "players": self.players,
-            "rules": self.rules.to_dict(),
-            "seats": self.seats_info(None),
-        }
-
-    def join(
-        self, invite: str | None, name: str | None, profile: str | None = None
-    ) -> tuple[SeatRecord, str, str]:
-        """The next free seat for a friend with the invite (or, at a public table, a player
-        with a ``profile``): (its record, its token, the table's status once it is taken); the
-        host stores them, then calls :meth:`seats_saved`."""
-        seat = self.check_invite(invite, profile)
-        token = new_secret()
-        if profile is not None and name is not None and any(s.record.name == name for s in self.seats):
-            # Names need not be unique: another person of this name here is told apart by the
-            # short form of the profile's public id.
-            name = f"{name} #{profile[:4]}"
-        record = SeatRecord(seat, HUMAN, None, secret_hash(token), name, profile=profile)
-        last = sum(s.record.kind == OPEN for s in self.seats) == 1
-        return record, token, PLAYING if last else WAITING
-
-    def start_early(self, token: str) -> list[SeatRecord]:
-        """The creator starts a friends table now: the computer players taking the free seats
-        (to store, then :meth:`seats_saved` with status ``playing``)."""
-        if self.seat_of(token) != 0:
-            raise TableError("not_creator", "only the table's creator (seat 0) can start it early", 403)
-        if self.status != WAITING:
-            raise TableError("already_started", "the table has already started")
-        return self.fill_open(self.table.level)
-
-    def fill_open(self, level: str) -> list[SeatRecord]:
-        """Computer players of ``level`` (or the strongest this game has below it) for every free
-        seat: the records to store, then :meth:`seats_saved` with status ``playing``."""
-        level = self.entry.level_or_weaker(level)
-        return [SeatRecord(s.record.seat, COMPUTER, level) for s in self.seats if s.record.kind == OPEN]
-
-    def someone_waits(self) -> bool:
-        """Whether a human player is connected to this waiting table."""
-        return self.status == WAITING and any(
-            s.record.kind == HUMAN and self.present(i) for i, s in enumerate(self.seats)
-        )
-
-    def move_seat(self, token: str, seat: int | None, to: int) -> list[SeatRecord]:
-        """Before a friends table starts, move the player of ``seat`` (None: the token's own
-        seat) to seat ``to``: the two seat records to store, then :meth:`seats_moved`.  Each
-        player keeps their token, which then holds the new seat.  A player moves themselves to
-        a free seat; the creator also moves anyone else, to a free seat or in exchange with its
-        player.  Seat 0 stays the creator's: it is how the table knows them (start, rematch).
-        Refusals, with nothing changed: ``bad_token``, ``already_started``, ``bad_seat``,
-        ``same_seat``, ``not_creator``, ``seat_free`` (nobody to move), ``creator_seat``,
-        ``seat_taken``.
-
-        >>> from bistrot.tablecore.plan import PlanDefaults, plan_table
-        >>> plan = plan_table({"game": "omi", "mode": "friends"}, PlanDefaults())
-        >>> core = TableCore(StoredTable(plan.table, plan.seats))
-        >>> joined, token, _ = core.join(plan.invite, "Kasun")
-        >>> _ = core.seats_saved([joined], "waiting")
-        >>> records = core.move_seat(token, None, 2)
-        >>> [(r.seat, r.kind, r.name) for r in records]
-        [(1, 'open', None), (2, 'human', 'Kasun')]
-        >>> moved, _ = core.seats_moved(records)
-        >>> moved, core.seat_of(token)
-        ([1, 2], 2)
-        >>> core.move_seat(token, 2, 0)
-        Traceback (most recent call last):
-        ...
-        bistrot.tablecore.errors.TableError: seat 0 stays the creator's
-        """
-        mine = self.seat_of(token)
-        if self.status != WAITING:
-            raise TableError("already_started", "seats change before the start only; the table has started")
-        seat = mine if seat is None else seat
-        for s in (seat, to):
-            if not 0 <= s < self.players:
-                raise TableError("bad_seat", f"this table has seats 0 to {self.players - 1}, not {s}", 422)
-        if seat == to:
-            raise TableError("same_seat", f"that player already sits at seat {to}")
-        if seat != mine and mine != 0:
-            raise TableError("not_creator", "only the table's creator (seat 0) moves other players", 403)
-        moving, there = self.seats[seat].record, self.seats[to].record
-        if moving.kind == OPEN:
-            raise TableError("seat_free", f"nobody sits at seat {seat}")
-        if 0 in (seat, to):
-            raise TableError("creator_seat", "seat 0 stays the creator's")
-        if mine != 0 and there.kind != OPEN:
-            raise TableError("seat_taken", f"seat {to} is taken; only the creator exchanges players")
-        return [replace(there, seat=seat), replace(moving, seat=to)]
-
-    def seats_moved(self, records: list[SeatRecord]) -> tuple[list[int], Out]:
-        """Stored moved seats (:meth:`move_seat`) take effect: (the seats whose connections the
-        host now closes, as their players sit elsewhere and come back with the same token, what
-        everyone else is told)."""
-        for record in records:
-            state = self.seats[record.seat]
-            state.conns, state.away = 0, False  # the host closes them: reconnected, they count again
-            self.rejects[record.seat] = OrderedDict()  # (refusals before the start: said again)
-        return [r.seat for r in records], self.seats_saved(records, WAITING)[1]
-
-    def seats_saved(self, records: Iterable[SeatRecord], status: str) -> tuple[bool, Out]:
-        """Stored seats take effect: (whether the game just started, what everyone is told)."""
-        for record in records:
-            self.seats[record.seat].record = record
-            if record.token_hash:
-                self._tokens[record.token_hash] = record.seat
-        started = self.status == WAITING and status == PLAYING
-        self.table.status = status
-        return started, self.broadcast()
-
-    # ------------------------------------------------------------------ after the game
-
-    def mark_rematch(self, new_id: str) -> Out:
-        """The rematch is open at table ``new_id``: everyone here is told."""
-        self.table.rematch = new_id
-        return self.broadcast()
-
-    def challenge_computers(self, seat: int) -> list[dict[str, Any]]:
-        """The computer players a challenge from ``seat`` sits the challenger with: the same
-        levels at the computer seats, the replacement level at the people's."""
-        replacement = self.entry.level_or_weaker(self.entry.default_level)
-        return [
-            {"seat": s.record.seat, "level": s.record.level if s.record.kind == COMPUTER else replacement}
-            for s in self.seats
-            if s.record.seat != seat
-        ]

@@ -3,7 +3,7 @@
 // and the view every `state` carries, as JSDoc types for tsc (docs/development.md). Types only:
 // no module imports this one at run time; they name its types as
 // `import("./protocol-types.js").StateMessage`. The server builds these messages in
-// bistrot/wire.py, the table's `seats` and `table` in bistrot/tablecore/core.py (seats_info,
+// bistrot/wire.py, the table's `seats` and `table` in bistrot/tablecore/rendering.py (seats_info,
 // table_info); the table of this device (js/offline-worker.js) sends the very same ones.
 //
 // GameView is bistrot.engine.GameView, key for key and optional for optional:
@@ -35,7 +35,7 @@
  * @typedef {GameView & Record<string, any>} View */
 
 /**
- * One seat of a view's `seats` (tablecore/core.py seats_info): who sits there, and the
+ * One seat of a view's `seats` (tablecore/rendering.py seats_info): who sits there, and the
  * presence the page shows (a change of presence comes as a `state` of the same seq).
  * @typedef {object} SeatInfo
  * @property {number} seat
@@ -51,7 +51,7 @@
  */
 
 /**
- * A view's `table` (tablecore/core.py table_info).
+ * A view's `table` (tablecore/rendering.py table_info).
  * @typedef {object} TableInfo
  * @property {string} id
  * @property {string} game
