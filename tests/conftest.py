@@ -7,6 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline anywhere: speed is measured in bench/, never by timing inside tests,
+# and on a shared 2-core machine a loaded moment made a 0.2 s deadline fail an exact-arithmetic
+# property (test_analysis_oti, 282 ms at load 8).  A test's own @settings still wins.
+settings.register_profile("bistrot", deadline=None)
+settings.load_profile("bistrot")
 
 #: Fixture name -> the marker a test that takes it needs.
 FIXTURE_MARKERS = {
