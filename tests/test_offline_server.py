@@ -135,7 +135,9 @@ def test_the_service_worker_precaches_everything_and_changes_with_any_file(ready
     assert json.loads(head["VERSION"]) == status["version"]
     urls = json.loads(head["PRECACHE"])
     statics = {f"/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()}
-    assert statics - {"/static/js/sw.js", "/static/manifest.webmanifest"} <= set(urls)
+    types_only = {"/static/js/protocol-types.js", "/static/vendor/qrcode-generator/qrcode.d.mts"}
+    assert types_only <= statics and not types_only & set(urls), "what only tsc reads is not cached"
+    assert statics - {"/static/js/sw.js", "/static/manifest.webmanifest", *types_only} <= set(urls)
     assert {"/", "/manifest.webmanifest", "/offline/config.json", status["wheel_url"]} <= set(urls)
     assert {status["pyodide_url"] + name for name in PYODIDE_FILES} <= set(urls)
     total = 0

@@ -22,7 +22,10 @@ from bistrot.server.offline_wheel import build_wheel
 from bistrot.server.settings import STATIC_DIR
 
 SW_TEMPLATE = "js/sw.js"
-NOT_PRECACHED = ("js/sw.js",)
+#: Served but never cached: the worker itself, and what only the type checker reads (the page's
+#: JSDoc types, type declarations): the page never loads them.
+NOT_PRECACHED = ("js/sw.js", "js/protocol-types.js")
+TYPES_ONLY = (".d.ts", ".d.mts")
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class OfflineAssets:
         return sorted(
             p for p in self.static_dir.rglob("*")
             if p.is_file() and p.relative_to(self.static_dir).as_posix() not in NOT_PRECACHED
-            and not p.name.startswith(".")
+            and not p.name.startswith(".") and not p.name.endswith(TYPES_ONLY)
         )
 
     def _entries(self) -> list[tuple[str, Path | None]]:
