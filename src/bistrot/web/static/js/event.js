@@ -205,7 +205,7 @@ export function eventPage(root, eventId, nav, topbar) {
         h("span", { class: ["badge", `event-${a.status}`] }, t(`event.status_${a.status}`)), " ",
         t("event.by", { name: a.organiser.name || t("event.no_name") })),
       h("p", { class: "hint" }, t("event.facts", { boards: a.boards, per_round: a.boards_per_round, rounds: a.rounds }),
-        a.tables ? ` ${t("event.tables_n", { n: a.tables })}` : ""),
+        a.tables ? ` ${t("event.tables", { n: a.tables })}` : ""),
     ];
   }
 
