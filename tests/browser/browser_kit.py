@@ -153,10 +153,13 @@ class Pages:
         self.csp: list[str] = []
 
     def new(self, *, width: int = 1280, height: int = 800, locale: str = "en-GB", motion: str = "reduce",
-            mobile: bool = False, storage: dict | None = None):
+            mobile: bool = False, storage: dict | None = None, timezone: str | None = None):
         """A page in a new context: ``storage``, a context's ``storage_state()``, makes it the same
-        person as that context (its seat tokens, its history of games)."""
+        person as that context (its seat tokens, its history of games); ``timezone``, an IANA
+        name, the browser's local time (else the machine's)."""
         options = dict(viewport={"width": width, "height": height}, locale=locale, reduced_motion=motion)
+        if timezone is not None:
+            options["timezone_id"] = timezone
         if storage is not None:
             options["storage_state"] = storage
         if mobile:

@@ -9,11 +9,18 @@ percentages, each board's four hands and every table's result.
 The smallest event: 4 boards in one round; two pairs make two tables, computers the East-West
 pairs. Each browser context is one person (its own profile cookie); every wait is for what the
 page shows, with a generous deadline.
+
+Then an event given a start time on /events/new (refused in the past or beyond 30 days; in the
+organiser's local time, the browser in Sri Lanka's time zone) that starts by itself, both pages
+following it.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from server_harness import Client, http, play_out
 
@@ -42,10 +49,11 @@ def cookie_key(page) -> dict[str, str]:
     return {HEADER: found[0]}
 
 
-def play_boards(server: Server, event: str, key: dict[str, str]) -> list[int]:
-    """Play every board left to ``key``'s player through WebSocket clients: the boards played."""
-    played = []
-    for _ in range(10):
+def play_boards(server: Server, event: str, key: dict[str, str], count: int = 10) -> list[int]:
+    """Play every board left to ``key``'s player (at most ``count``) through WebSocket clients:
+    the boards played."""
+    played: list[int] = []
+    for _ in range(count):
         with http(server.base) as client:
             answer = client.post(f"/api/events/{event}/next", headers=key)
         assert answer.status_code == 200, answer.text
@@ -58,6 +66,8 @@ def play_boards(server: Server, event: str, key: dict[str, str]) -> list[int]:
             assert player.view["table"]["event"] == event
             play_out(player)
         played.append(step["board"])
+    if count < 10:
+        return played
     raise AssertionError("the boards never ended")
 
 
@@ -175,3 +185,81 @@ def test_an_event_is_made_joined_started_played_and_ranked_on_the_page(server, p
     assert org.locator("[data-action=play-board]").count() == 0  # the organiser plays no board
     assert overflow(org)["width"] <= 0, overflow(org)
     shot(org, "event-over-1280x800")
+
+
+#: The organiser's time zone in the start-time test: not the machine's UTC, so that a start time
+#: read as UTC instead of local time would be 5 h 30 min off.
+ZONE = "Asia/Colombo"
+#: How far ahead the event is set to start: time to make it and for two pairs to join first.
+START_S = 12
+
+#: A datetime-local field's value (the browser's local time, to the second) ``s`` seconds from now.
+LOCAL_IN = """(s) => {
+  const d = new Date(Date.now() + s * 1000);
+  const p = (n) => String(n).padStart(2, "0");
+  const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  return `${date}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}"""
+
+
+def test_an_event_with_a_start_time_starts_by_itself_and_its_pages_follow(server, pages):
+    org = pages.new(timezone=ZONE)
+    org.goto(server.base + "/events/new")
+    org.wait_for_selector("[data-testid=new-event]", timeout=WAIT_MS)
+    org.fill("#event-name", "Friday club")
+    org.fill("#event-boards", "4")
+    org.fill("#event-per-round", "4")
+    # Refused on the page, before any name is asked for: a time past, a time beyond 30 days.
+    for seconds, text in ((-3600, "That time has passed"), (31 * 86400, "between now and 30 days")):
+        org.fill("#event-starts", org.evaluate(LOCAL_IN, seconds))
+        org.click("[data-action=make-event]")
+        org.wait_for_selector(f"[data-testid=event-error]:has-text('{text}')", timeout=WAIT_MS)
+        assert org.locator("dialog[data-testid=name-dialog][open]").count() == 0
+        assert org.url.endswith("/events/new")
+    shot(org, "event-new-start-time-1280x800")
+
+    # A time a few seconds ahead, in the organiser's own (Sri Lankan) time.
+    meant = time.time() + START_S
+    org.fill("#event-starts", org.evaluate(LOCAL_IN, START_S))
+    org.click("[data-action=make-event]")
+    name_dialog(org, "Organiser")
+    org.wait_for_url(re.compile(r"/e/[\w-]+$"), timeout=WAIT_MS)
+    event = org.url.rsplit("/", 1)[1]
+    with http(server.base) as client:
+        starts_at = client.get(f"/api/events/{event}").json()["starts_at"]
+    assert meant - 1.5 < starts_at <= meant + 0.5, (starts_at, meant)  # seconds since 1970, UTC
+    local = datetime.fromtimestamp(starts_at, ZoneInfo(ZONE))
+    starts = org.locator("[data-testid=event-starts]")
+    starts.wait_for(timeout=WAIT_MS)
+    shown = starts.inner_text()
+    assert re.fullmatch(rf"Starts (at|on .+ at) 0?{local.hour}:{local.minute:02d}\.", shown), (shown, local)
+    assert "Taking pairs" in org.locator("[data-testid=event-status]").inner_text()
+
+    # Ama joins on her page (which then says when it starts, not that the organiser starts it),
+    # Ben through the API.
+    ama = pages.new()
+    ama.goto(f"{server.base}/e/{event}")
+    ama.click("[data-action=join-new]", timeout=WAIT_MS)
+    name_dialog(ama, "Ama")
+    ama.wait_for_selector("[data-action=leave]", timeout=WAIT_MS)
+    assert ama.locator("[data-testid=event-starts]").count() == 1
+    assert "The organiser starts the event" not in event_text(ama)
+    ben = make_profile(server, "Ben")
+    with http(server.base) as client:
+        assert client.post(f"/api/events/{event}/join", json={}, headers=ben).json() == {"pair": 2}
+        before = client.get(f"/api/events/{event}").json()["status"]
+    if time.time() < starts_at - 0.5:  # nothing started it early (unless this machine was that slow)
+        assert before == "open"
+
+    # Nobody presses Start: at its time the pages, polled, show it playing and Ama her board.
+    org.wait_for_selector("[data-testid=event-status]:has-text('Playing')", timeout=WAIT_MS)
+    assert time.time() >= starts_at
+    org.wait_for_selector("[data-testid=event-movement]", timeout=WAIT_MS)
+    assert org.locator("[data-testid=event-starts]").count() == 0
+    ama.wait_for_selector("[data-action=play-board]:has-text('Play board 1')", timeout=WAIT_MS)
+    ama.wait_for_selector("[data-testid=event-movement] [data-status=to_play]", timeout=WAIT_MS)
+    assert "Tables: 2." in event_text(ama)
+    with http(server.base) as client:
+        step = client.post(f"/api/events/{event}/next", headers=cookie_key(ama)).json()
+    assert (step["status"], step["board"]) == ("play", 1)
+

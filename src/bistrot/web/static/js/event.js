@@ -1,13 +1,14 @@
 // @ts-check
 // Club events (docs/web.md, "Club events"): a duplicate Omi event of a club's. /events/new makes
-// one (POST /api/events, by this browser's profile: its organiser); /e/<id> is the event
-// (GET /api/events/<id>): its link to share, its pairs to join before the start, the organiser's
-// Start, then each player's next board (POST .../next: a seat token kept as the daily deal keeps
-// its own, then the board's table), the live ranking, the boards played with their hands and
-// every table's result, and the movement. The server shows no card of a board before the asker's
-// pair has played it: the page shows what it is given.
+// one (POST /api/events, by this browser's profile: its organiser; an optional start time);
+// /e/<id> is the event (GET /api/events/<id>): its link to share, its pairs to join before the
+// start, the organiser's Start (or its start time), then each player's next board (POST
+// .../next: a seat token kept as the daily deal keeps its own, then the board's table), the live
+// ranking, the boards played with their hands and every table's result, and the movement. The
+// server shows no card of a board before the asker's pair has played it: the page shows what it
+// is given.
 import { h, clear, patch, toast, navLink } from "./dom.js";
-import { t, refusal } from "./i18n.js";
+import { t, refusal, dateLocale } from "./i18n.js";
 import { get, post } from "./api.js";
 import { saveTable } from "./store.js";
 import { shareBox } from "./qr.js";
@@ -19,6 +20,8 @@ import { ensureProfile, forgetProfile, NO_PROFILE } from "./profile.js";
 const POLL_MS = 3000;
 const WAIT_POLL_MS = 2500;
 const COMPASS = ["N", "E", "S", "W"];
+/** The furthest ahead an event may be set to start (the server's club.MAX_AHEAD_S: 30 days). */
+const MAX_AHEAD_MS = 30 * 86400 * 1000;
 
 const eventPath = (id) => `/e/${encodeURIComponent(id)}`;
 
@@ -43,22 +46,49 @@ function openBoard(step, eventId, nav) {
   nav(`/t/${step.table_id}`);
 }
 
-/** /events/new: the event's name, its boards and the boards a round; a profile is asked for on
- * sending, as Play now and the daily deal ask for one. */
+/** An event's start time as the server takes it (`starts_at`: seconds since 1970, UTC) from a
+ * datetime-local field's value ("2026-12-06T19:30", the organiser's own local time, as an ISO
+ * date-time without an offset is read); null for none, NaN for one that is no time.
+ * @param {string} value
+ * @returns {number | null} */
+function startsAt(value) {
+  return value ? new Date(value).getTime() / 1000 : null;
+}
+
+/** Why the page refuses a start time before sending it (the server's bounds: from now to 30 days
+ * ahead), or null.
+ * @param {number | null} seconds
+ * @returns {string | null} */
+function badStart(seconds) {
+  if (seconds === null) return null;
+  if (!Number.isFinite(seconds)) return t("reject.bad_start");
+  const at = seconds * 1000;
+  if (at < Date.now()) return t("event.starts_past");
+  return at > Date.now() + MAX_AHEAD_MS ? t("reject.bad_start") : null;
+}
+
+/** /events/new: the event's name, its boards, the boards a round and an optional start time (in
+ * the organiser's local time; none: the organiser starts it); a profile is asked for on sending,
+ * as Play now and the daily deal ask for one. */
 export function newEventPage(root, nav, topbar) {
-  const values = { name: "", boards: 8, per_round: 2 };
+  const values = { name: "", boards: 8, per_round: 2, starts: "" };
   let busy = false;
   const error = h("p", { class: "form-error", role: "alert", dataset: { testid: "event-error" } });
 
   async function submit(event) {
     event.preventDefault();
     if (busy) return;
+    const starts = startsAt(values.starts);
+    const wrong = badStart(starts);
+    error.textContent = wrong || "";
+    if (wrong) return;
     busy = true;
-    error.textContent = "";
     const button = root.querySelector("[data-action=make-event]");
     if (button) button.disabled = true;
+    /** @type {{game: string, boards: number, boards_per_round: number, name?: string, starts_at?: number}} */
     const body = { game: "omi", boards: Number(values.boards), boards_per_round: Number(values.per_round) };
     if (values.name.trim()) body.name = values.name.trim();
+    if (starts !== null) body.starts_at = starts;
     try {
       const made = await withProfile(() => post("/api/events", body));
       if (made === undefined) error.textContent = t("event.needs_profile");
@@ -90,6 +120,10 @@ export function newEventPage(root, nav, topbar) {
         field("event-per-round", t("event.per_round"), h("input", { type: "number", id: "event-per-round", min: "1", max: "36",
           value: values.per_round, required: true, oninput: (e) => { values.per_round = e.target.value; } }),
         t("event.per_round_help")),
+        // step "any": whole minutes in the picker, yet a time with seconds (typed, or a test's) is
+        // no step mismatch for the browser to refuse.
+        field("event-starts", t("event.starts"), h("input", { type: "datetime-local", id: "event-starts", step: "any",
+          value: values.starts, oninput: (e) => { values.starts = e.target.value; } }), t("event.starts_help")),
         error,
         h("button", { type: "submit", class: "btn primary big", dataset: { action: "make-event" } }, t("event.make")))));
   }
@@ -197,6 +231,25 @@ export function eventPage(root, eventId, nav, topbar) {
     return null;
   }
 
+  /** When an event taking pairs starts by itself: its time in the reader's language (and the
+   * day, if not today), or, once that time has passed, that it starts with its second pair. */
+  function startLine() {
+    const a = answer;
+    if (a.status !== "open" || a.starts_at === null) return null;
+    const at = new Date(a.starts_at * 1000);
+    let text;
+    if (at.getTime() <= Date.now()) {
+      text = a.pairs.length >= 2 ? t("event.starting") : t("event.starts_late");
+    } else {
+      const time = new Intl.DateTimeFormat(dateLocale(), { hour: "numeric", minute: "2-digit" }).format(at);
+      text = at.toDateString() === new Date().toDateString()
+        ? t("event.starts_at", { time })
+        : t("event.starts_on", { time,
+          date: new Intl.DateTimeFormat(dateLocale(), { weekday: "long", day: "numeric", month: "long" }).format(at) });
+    }
+    return h("p", { class: "hint", dataset: { testid: "event-starts" } }, text);
+  }
+
   function header() {
     const a = answer;
     return [
@@ -206,6 +259,7 @@ export function eventPage(root, eventId, nav, topbar) {
         t("event.by", { name: a.organiser.name || t("event.no_name") })),
       h("p", { class: "hint" }, t("event.facts", { boards: a.boards, per_round: a.boards_per_round, rounds: a.rounds }),
         a.tables ? ` ${t("event.tables", { n: a.tables })}` : ""),
+      startLine(),
     ];
   }
 
@@ -230,7 +284,7 @@ export function eventPage(root, eventId, nav, topbar) {
             onclick: () => act(() => post(api("/leave"), {})) }, t("event.leave")),
         a.me.organiser && h("button", { type: "button", class: "btn primary", disabled: busy, dataset: { action: "start" },
           onclick: () => act(() => post(api("/start"), {})) }, t("event.start"))),
-      open && !a.me.organiser && h("p", { class: "hint" }, t("event.organiser_starts")));
+      open && !a.me.organiser && a.starts_at === null && h("p", { class: "hint" }, t("event.organiser_starts")));
   }
 
   function playSection() {

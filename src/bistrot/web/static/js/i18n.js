@@ -64,6 +64,13 @@ export async function setLanguage(code, { remember = true } = {}) {
 
 export const language = () => current;
 
+/** The locale to write dates and times in: the browser's own tag when it is of the page's
+ * language ("en-GB" writes 19:30 where "en" writes 7:30 PM), else the page's language. */
+export function dateLocale() {
+  const tags = navigator.languages || [navigator.language];
+  return tags.find((tag) => String(tag).toLowerCase().split("-")[0] === current) || current;
+}
+
 /** Refusals whose server message says nothing the translated text does not: shown alone.
  * Others (a rules option out of range, a card that must follow suit...) keep the server's
  * specifics after the translation. */
@@ -73,7 +80,7 @@ const PLAIN = new Set([
   "bad_chat", "chat_closed",
   // Club events (js/event.js)
   "unknown_event", "not_open", "already_joined", "no_pair", "pair_full", "event_full", "not_joined", "not_organiser",
-  "too_few_pairs", "not_in_event", "event_board",
+  "too_few_pairs", "not_in_event", "event_board", "bad_start",
 ]);
 
 /** A refusal of the server (an ApiError or a reject message) in the page's language, by its
