@@ -12,13 +12,15 @@ page shows, with a generous deadline.
 
 Then an event given a start time on /events/new (refused in the past or beyond 30 days; in the
 organiser's local time, the browser in Sri Lanka's time zone) that starts by itself, both pages
-following it.
+following it; and a pair whose next table waits for a pair still on its previous board: "Waiting
+for pairs 3 …", then that board's table by itself once they finish.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -263,3 +265,50 @@ def test_an_event_with_a_start_time_starts_by_itself_and_its_pages_follow(server
         step = client.post(f"/api/events/{event}/next", headers=cookie_key(ama)).json()
     assert (step["status"], step["board"]) == ("play", 1)
 
+
+def test_a_pair_waits_for_the_pair_of_its_next_table_then_goes_on_by_itself(server, pages):
+    """Three pairs at two tables, 2 boards a round: pair 2 (Ben, on the page) meets pair 3 in
+    round 2, and pair 3 plays round 1 against pair 1; Ben done with round 1 first waits for them."""
+    org, ama, chandi = (make_profile(server, name) for name in ("Organiser", "Ama", "Chandi"))
+    with http(server.base) as client:
+        body = {"name": "Waiting", "boards": 4, "boards_per_round": 2}
+        event = client.post("/api/events", json=body, headers=org).json()["event"]
+        assert client.post(f"/api/events/{event}/join", json={}, headers=ama).json() == {"pair": 1}
+    ben = pages.new()
+    ben.goto(f"{server.base}/e/{event}")
+    ben.click("[data-action=join-new]", timeout=WAIT_MS)
+    name_dialog(ben, "Ben")
+    ben.wait_for_selector("[data-action=leave]", timeout=WAIT_MS)
+    with http(server.base) as client:
+        assert client.post(f"/api/events/{event}/join", json={}, headers=chandi).json() == {"pair": 3}
+        assert client.post(f"/api/events/{event}/start", headers=org).json() == {"tables": 2}
+    # Round 1: pair 2 at table 2 against the computers' pair 4; pairs 1 and 3 at table 1.
+    # Round 2: pair 2 against pair 3 at table 2.
+    ben_key = cookie_key(ben)
+    assert play_boards(server, event, ben_key, count=2) == [1, 2]
+
+    ben.wait_for_selector("[data-action=play-board]:has-text('Play board 3')", timeout=WAIT_MS)
+    ben.click("[data-action=play-board]")
+    waiting = ben.locator("[data-testid=event-waiting]")
+    waiting.wait_for(timeout=WAIT_MS)
+    assert waiting.inner_text() == "Waiting for pairs 3 to finish their board…"
+    assert ben.locator("[data-action=play-board]").is_disabled()
+    # Asked again (every 2.5 s) it still waits: the page stays, and says so.
+    ben.wait_for_timeout(3500)
+    assert re.search(rf"/e/{event}$", ben.url), ben.url
+    assert waiting.inner_text() == "Waiting for pairs 3 to finish their board…"
+    shot(ben, "event-waiting-1280x800")
+
+    # Pairs 1 and 3 play round 1 together, at once (each needs the other at the table).
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(play_boards, server, event, key, 2) for key in (ama, chandi)]
+        assert [run.result(timeout=240) for run in runs] == [[1, 2], [1, 2]]
+
+    # Ben's page goes on by itself to board 3's table, the one Chandi's pair is seated at too.
+    ben.wait_for_url(re.compile(r"/t/[\w-]+$"), timeout=WAIT_MS)
+    ben.wait_for_selector(".felt.omi", timeout=WAIT_MS)
+    table = ben.url.rsplit("/", 1)[1]
+    with http(server.base) as client:
+        for key in (ben_key, chandi):
+            step = client.post(f"/api/events/{event}/next", headers=key).json()
+            assert (step["status"], step["board"], step["table"], step["table_id"]) == ("play", 3, 2, table)
