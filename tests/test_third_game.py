@@ -473,6 +473,28 @@ def test_toy_hot_seat_and_friends_tables_on_a_real_server(toy, tmp_path: Path):
 
 
 @pytest.mark.server
+def test_a_toy_game_of_a_player_with_a_profile_ends_and_the_toy_has_no_daily_deal(toy, tmp_path: Path):
+    """The end of a game against the computer is stored with its daily score only at a daily
+    deal's table (the toy has no daily score: its end was never stored, retried forever); the
+    daily deal is Omi's and Oti's, and the toy's is ``not_found``, not a server error."""
+    with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
+        assert client.post("/api/profiles", json={"name": "Ama"}).status_code == 201  # (its cookie)
+        made = client.post("/api/tables", json={"game": "toy", "mode": "computer", "level": "easy"})
+        assert made.status_code == 201, made.text
+        table = made.json()
+        with Client(server.url, table["table"], table["seats"][0]["token"]) as me:
+            play_out(me, random.Random(2))
+            assert me.view["is_over"] and me.view["seats"][0]["name"] == "Ama"
+        info = client.get(f"/api/tables/{table['table']}").json()
+        assert info["status"] == "over", info
+        for method, path in [("GET", "/api/daily/toy"), ("POST", "/api/daily/toy"),
+                             ("GET", "/api/daily/toy/2026-01-01")]:
+            refused = client.request(method, path)
+            assert refused.status_code == 404 and refused.json()["code"] == "not_found", refused.text
+        assert client.get("/api/daily/oti").status_code == 200
+
+
+@pytest.mark.server
 def test_unknown_game_once_the_toy_is_unregistered(tmp_path: Path):
     with ThreadServer(make_settings(tmp_path)) as server, http(server.url) as client:
         assert [g["name"] for g in client.get("/api/games").json()["games"]] == ["omi", "oti"]

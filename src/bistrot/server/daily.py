@@ -92,15 +92,29 @@ def asked_day(text: str, now: float) -> str:
     return day.isoformat()
 
 
+def daily_options(game: str) -> dict[str, Any]:
+    """The options of ``game``'s daily deal; ``not_found`` (404) for a game the card room deals
+    none of (a game registered besides Omi and Oti: its score is not defined).
+
+    >>> daily_options("chess")
+    Traceback (most recent call last):
+    ...
+    bistrot.server.protocol.ApiError: there is no daily deal of chess
+    """
+    if game not in DAILY_OPTIONS:
+        raise ApiError(404, "not_found", f"there is no daily deal of {game}")
+    return DAILY_OPTIONS[game]
+
+
 def daily_rules(game: str) -> dict[str, Any]:
     """The rules of ``game``'s daily deal, every option written out."""
-    rules: dict[str, Any] = games.get(game).rules_from_dict(dict(DAILY_OPTIONS[game])).to_dict()
+    rules: dict[str, Any] = games.get(game).rules_from_dict(dict(daily_options(game))).to_dict()
     return rules
 
 
 def match_hands(game: str) -> int:
     """Hands in ``game``'s daily match: Omi's option ``hands``, one deal for Oti."""
-    return int(DAILY_OPTIONS[game].get("hands", 1))
+    return int(daily_options(game).get("hands", 1))
 
 
 def daily_seed(secret: str, day: str, game: str) -> int:
@@ -188,6 +202,7 @@ class DailyDeals:
     async def results(self, game: str, text: str, profile: Profile | None) -> dict[str, Any]:
         """``GET /api/daily/{game}/{date}``: how many finished that day's deal and, for a profile
         that finished it, the ranked results (the best :data:`RESULTS_SHOWN`, and its own line)."""
+        daily_options(game)
         day = asked_day(text, self.clock())
 
         def read(conn: Any) -> dict[str, Any]:

@@ -80,12 +80,12 @@ def add_daily(app: FastAPI, deals: DailyDeals, profiles: Profiles, quota: TableQ
     @app.get(
         "/api/daily/{game}",
         response_model=DailyDeal,
-        responses={code: _ERROR for code in (401, 422, 503)},
+        responses={code: _ERROR for code in (401, 404, 422, 503)},
         tags=["daily"],
     )
     async def daily_deal(game: GameName, request: Request, key: ProfileKey = None) -> dict[str, Any]:
         """Today's deal of ``game`` (UTC): its rules, level and number of hands, and whether the
-        asking profile (if any) played it."""
+        asking profile (if any) played it; ``not_found`` (404) for a game dealt no daily deal."""
         return await deals.info(game, await optional_profile(profiles, request, key))
 
     @app.post(
@@ -93,7 +93,7 @@ def add_daily(app: FastAPI, deals: DailyDeals, profiles: Profiles, quota: TableQ
         status_code=201,
         response_model=DailyStarted,
         responses={
-            **{code: _ERROR for code in (401, 413, 422, 503)},
+            **{code: _ERROR for code in (401, 404, 413, 422, 503)},
             409: {"model": DailyRefusal},
             429: {"model": ErrorBody, "headers": RETRY_AFTER},
         },

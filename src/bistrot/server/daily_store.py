@@ -162,9 +162,9 @@ def seat_score(game: Any, seat: int) -> int:
 
 def finished_work(core: TableCore, at: float) -> InTransaction | None:
     """What the end of ``core``'s game stores for the daily deal, in the transaction that stores
-    the end: the score of its one profile's seat, if it is a game against the computer (a no-op
-    for a table that is nobody's daily game)."""
-    if core.table.mode != "computer":
+    the end: the score of its one profile's seat, if it is a daily deal's game (None for any other
+    table: its game may have no daily score, as a game registered besides Omi and Oti)."""
+    if core.table.mode != "computer" or core.table.daily is None:
         return None
     owned = [s.record.seat for s in core.seats if s.record.profile is not None]
     if len(owned) != 1:

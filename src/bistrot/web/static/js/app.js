@@ -4,7 +4,7 @@ import { h, clear, toast } from "./dom.js";
 import { t, has, refusal, startLanguage, setLanguage, onLanguageChange, LANGUAGES, language } from "./i18n.js";
 import { soundOn, setSound } from "./sound.js";
 import { homePage, requestFromQuery, createTable } from "./home.js";
-import { rulesPage, rulesSummary } from "./rules.js";
+import { rulesPage, rulesSummary, rulesTitle } from "./rules.js";
 import { challengePage } from "./challenge.js";
 import { replayPage } from "./replay.js";
 import { boardPage } from "./board.js";
@@ -205,7 +205,7 @@ function route() {
   if (path === "/") screen = homePage(root, nav, topbar);
   else if (parts[0] === "play" && gameInfo(parts[1])) screen = quickStart(parts[1], location.search);
   else if (parts[0] === "rules" && gameInfo(parts[1])) {
-    document.title = `${t(`rules.${parts[1]}.title`)} · bistrot`;
+    document.title = `${rulesTitle(parts[1])} · bistrot`;
     rulesPage(root, parts[1], nav, topbar);
     screen = { rerender: () => rulesPage(root, parts[1], nav, topbar) };
   } else if (parts[0] === "ratings" && gameInfo(parts[1])) screen = boardPage(root, parts[1], nav, topbar);

@@ -5,6 +5,7 @@
 // here without a line of page code. Offline, the service worker answers from its cache (sw.js);
 // a copy kept in localStorage covers a page whose service worker is not installed yet.
 import { get } from "./api.js";
+import { addServerWords } from "./i18n.js";
 
 const KEY = "bistrot.games";
 /** The rules option that sets how many seats a table has (hot-seat names, one per seat). The
@@ -27,9 +28,25 @@ export function loadCatalog() {
         throw error;
       }
     }
+    addServerWords(serverWords(games));
     return games;
   })();
   return loading;
+}
+
+/** The catalog's own words for the keys it names, for a game the page's languages do not know
+ * (one registered on the server only): the game's title, an option's record tag and help. */
+function serverWords(list) {
+  const words = {};
+  for (const game of list) {
+    if (game.title) words[game.label || `game.${game.name}`] = game.title;
+    for (const o of game.options || []) {
+      if (!o.label) continue;
+      if (o.tag) words[o.label] = o.tag;
+      if (o.help) words[`${o.label}.help`] = o.help;
+    }
+  }
+  return words;
 }
 
 /** Every game, in the server's order. */

@@ -1,7 +1,7 @@
 // @ts-check
 // The lobby: choose the game, the way to play and the rules, then play.
 import { h, clear, toast, navLink } from "./dom.js";
-import { t, refusal } from "./i18n.js";
+import { t, refusal, has } from "./i18n.js";
 import { post } from "./api.js";
 import { optionValueText } from "./rules.js";
 import { saveTable, playerName, setPlayerName, heldTables } from "./store.js";
@@ -186,7 +186,7 @@ export function homePage(root, nav, topbar) {
         onchange: () => { form.game = game; settle(); remember(); draw(); } }),
       h("span", { class: "choice-art", "aria-hidden": "true" }, rendererFor(game).suits.map((suit) => suitEl(suit))),
       h("span", { class: "choice-title" }, t(labelOf(game))),
-      h("span", { class: "choice-text" }, t(`home.${game}_blurb`)),
+      has(`home.${game}_blurb`) && h("span", { class: "choice-text" }, t(`home.${game}_blurb`)),  // (none for a game new here)
       h("a", { href: `/rules/${game}`, class: "choice-rules", onclick: (e) => { e.preventDefault(); nav(`/rules/${game}`); } },
         t("home.read_rules")));
   }

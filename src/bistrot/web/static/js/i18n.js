@@ -1,7 +1,8 @@
 // @ts-check
 // Languages: English, French, Chinese, Sinhala, Tamil. Chosen from the browser, switchable,
 // remembered. Each language is a flat JSON dictionary in /static/i18n/<code>.json; a key missing
-// from one language falls back to English, and a key missing everywhere shows itself.
+// from one language falls back to English, then to the server's own words for it (a game's
+// title, an option's name and help: catalog.js), and a key missing everywhere shows itself.
 
 export const LANGUAGES = [
   { code: "en", name: "English" },
@@ -12,6 +13,9 @@ export const LANGUAGES = [
 ];
 const STORAGE_KEY = "bistrot.lang";
 const dictionaries = {};
+/** What the server calls things the dictionaries may not name (catalog.js: a game registered
+ * on the server that the page's languages do not know of yet), by key. */
+const serverWords = {};
 let current = "en";
 const listeners = new Set();
 
@@ -117,7 +121,8 @@ function fill(text, params) {
 export function t(key, params = {}) {
   const n = typeof params.n === "number" ? params.n : undefined;
   // Each language falls back to its own forms before English, so a sentence never mixes two.
-  const text = lookup(dictionaries[current] || {}, current, key, n) ?? lookup(dictionaries.en || {}, "en", key, n) ?? key;
+  const text = lookup(dictionaries[current] || {}, current, key, n) ?? lookup(dictionaries.en || {}, "en", key, n)
+    ?? serverWords[key] ?? key;
   return fill(text, params);
 }
 
@@ -141,6 +146,9 @@ export function orList(items) {
 
 /** ``key`` when the current language has it, else ``fallback`` (for optional wordings). */
 export const tPrefer = (key, fallback, params = {}) => (key in (dictionaries[current] || {}) ? t(key, params) : t(fallback, params));
+
+/** The server's words for keys (`{key: text}`): what t() says for a key no language has. */
+export const addServerWords = (words) => { Object.assign(serverWords, words); };
 
 /** True when the key exists in English (to tell a known server reject code from an unknown one). */
 export const has = (key) => key in (dictionaries.en || {});

@@ -3,8 +3,12 @@
 // defaults) are the server's (GET /api/games, js/catalog.js); their names and help are in the
 // translations under each option's label ("opt.target", "opt.target.help", "opt.kapothi.announced").
 import { h, clear, navLink as link } from "./dom.js";
-import { t, raw } from "./i18n.js";
-import { allGames, optionsOf } from "./catalog.js";
+import { t, raw, has } from "./i18n.js";
+import { allGames, optionsOf, labelOf, provides } from "./catalog.js";
+
+/** The title of a game's rules page: its translation, else (a game the page's languages have
+ * no rules text for) the game's name. */
+export const rulesTitle = (game) => (has(`rules.${game}.title`) ? t(`rules.${game}.title`) : t(labelOf(game)));
 
 /** One value of an option, in words: "on", "clockwise", "5". */
 export function optionValueText(option, value) {
@@ -33,12 +37,12 @@ export function rulesPage(root, game, nav, topbar) {
   const sections = raw(`rules.${game}.sections`) || [];
   const others = allGames().filter((g) => g.name !== game);
   root.append(topbar(), h("article", { class: "page rules-page", lang: document.documentElement.lang },
-    h("h1", {}, t(`rules.${game}.title`)),
-    h("p", { class: "lead" }, t(`rules.${game}.lead`)),
+    h("h1", {}, rulesTitle(game)),
+    has(`rules.${game}.lead`) && h("p", { class: "lead" }, t(`rules.${game}.lead`)),
     sections.map(([title, ...paragraphs]) => h("section", {}, h("h2", {}, title),
       paragraphs.map((p) => (Array.isArray(p) ? h("ul", {}, p.map((li) => h("li", {}, li))) : h("p", {}, p))))),
-    // How ratings work: the same for every game (docs/protocol.md, "Ratings").
-    h("section", { class: "rules-ratings", dataset: { testid: "rules-ratings" } }, h("h2", {}, t("rules.ratings_title")),
+    // How ratings work: the same for every rated game (docs/protocol.md, "Ratings").
+    provides(game, "rated") && h("section", { class: "rules-ratings", dataset: { testid: "rules-ratings" } }, h("h2", {}, t("rules.ratings_title")),
       (raw("rules.ratings") || []).map((p) => h("p", {}, p))),
     h("section", {}, h("h2", {}, t("rules.options")),
       h("table", { class: "options-table" },
@@ -48,5 +52,5 @@ export function rulesPage(root, game, nav, topbar) {
           h("td", {}, optionValuesText(o)),
           h("td", {}, optionValueText(o, o.default))))))),
     h("p", {}, link(nav, `/play/${game}`, { class: "btn primary" }, t("rules.play_now")),
-      others.map((g) => [" ", link(nav, `/rules/${g.name}`, { dataset: { game: g.name } }, t(`rules.${g.name}.title`))]))));
+      others.map((g) => [" ", link(nav, `/rules/${g.name}`, { dataset: { game: g.name } }, rulesTitle(g.name))]))));
 }

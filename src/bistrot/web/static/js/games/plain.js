@@ -28,7 +28,9 @@ export const plain = {
   sounds: (before, view, last) => (last ? [["card", 0]] : []),
   won: (view, seat) => view.winner === seat,
   describe: (msg, ctx) => (msg.last ? `${ctx.name(msg.last.seat)}: ${msg.last.action}` : ""),
-  over: (view, ctx) => ({ title: t("over.player_won", { name: ctx.name(view.winner) }), detail: null }),
+  // (no winner: a draw, in a game that has them)
+  over: (view, ctx) => ({ title: view.winner === null || view.winner === undefined ? t("over.draw")
+    : t("over.player_won", { name: ctx.name(view.winner) }), detail: null }),
   share: (view, seat) => (view.winner === seat ? "🏆" : "·"),
   summary: () => [],
   panels: [],

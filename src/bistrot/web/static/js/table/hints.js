@@ -28,12 +28,14 @@ export function hintsSwitch(T, view) {
     onclick: () => { setHints(!on); T.render(); } }, BULB());
 }
 
-/** The elements of the table's `nodes` that `action` names: its cards, its suit, or its button. */
+/** The elements of the table's `nodes` that `action` names: its cards (else the button of the
+ * whole action, as the plain renderer draws one per legal action), its suit, or its button. */
 function targets(nodes, action) {
   const [verb, ...args] = action.split(" ");
   const all = (selector) => nodes.flatMap((node) => [...node.querySelectorAll(selector)]);
   if ((verb === "play" || verb === "swap") && args.length) {
-    return args.flatMap((card) => all(`button[data-card="${CSS.escape(card)}"]`));
+    const cards = args.flatMap((card) => all(`button[data-card="${CSS.escape(card)}"]`));
+    return cards.length ? cards : all(`[data-action="${CSS.escape(action)}"]`);
   }
   if (verb === "trump" && args.length) return all(`[data-suit="${CSS.escape(args[0])}"]`);
   return all(`[data-action="${CSS.escape(verb)}"]`);
