@@ -72,9 +72,11 @@ class NodeCall(ABC, Generic[R]):
         call's result type; ValueError otherwise."""
 
     @classmethod
-    @abstractmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        """The call from its message's fields (each read with its type)."""
+    def from_fields(cls, fields: _Fields) -> Self:
+        """The call from its message's fields, each read as the type its dataclass field says
+        (:data:`_READERS`: the one list of the types a call's field may have)."""
+        declared = dataclasses.fields(cast("type[DataclassInstance]", cls))
+        return cls(*(_READERS[str(f.type)](fields, f.name) for f in declared))
 
 
 class _Answered(NodeCall[JsonObject]):
@@ -96,9 +98,6 @@ class InfoCall(_Answered):
     tag: ClassVar[str] = "info"
     table_id: str
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"))
 
 
 @dataclass(frozen=True)
@@ -111,14 +110,6 @@ class JoinCall(_Answered):
     name: str | None
     profile: str | None
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(
-            fields.text("table_id"),
-            fields.text_or_none("invite"),
-            fields.text_or_none("name"),
-            fields.text_or_none("profile"),
-        )
 
 
 @dataclass(frozen=True)
@@ -129,9 +120,6 @@ class CheckInviteCall(_Answered):
     table_id: str
     invite: str
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"), fields.text("invite"))
 
 
 @dataclass(frozen=True)
@@ -142,9 +130,6 @@ class StartTableCall(_Answered):
     table_id: str
     token: str
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"), fields.text("token"))
 
 
 @dataclass(frozen=True)
@@ -157,14 +142,6 @@ class MoveSeatCall(_Answered):
     seat: int | None
     to: int
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(
-            fields.text("table_id"),
-            fields.text("token"),
-            fields.integer_or_none("seat"),
-            fields.integer("to"),
-        )
 
 
 @dataclass(frozen=True)
@@ -175,9 +152,6 @@ class RematchCall(_Answered):
     table_id: str
     token: str
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"), fields.text("token"))
 
 
 @dataclass(frozen=True)
@@ -188,9 +162,6 @@ class ChallengeCall(_Answered):
     table_id: str
     token: str
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"), fields.text("token"))
 
 
 # ---------------------------------------------------------------- about a challenge
@@ -206,9 +177,6 @@ class ChallengeInfoCall(_Answered):
     table: str | None
     token: str | None
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("challenge_id"), fields.text_or_none("table"), fields.text_or_none("token"))
 
 
 @dataclass(frozen=True)
@@ -220,11 +188,6 @@ class PlayChallengeCall(_Answered):
     name: str | None
     challenger: str | None
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(
-            fields.text("challenge_id"), fields.text_or_none("name"), fields.text_or_none("challenger")
-        )
 
 
 # ---------------------------------------------------------------- a relayed WebSocket's
@@ -245,9 +208,6 @@ class AdmitCall(NodeCall[int | str | None]):
         wanted = "an integer, a string or null"
         raise ValueError(f"the answer to {self.tag!r} must be {wanted}, not {_kind(raw)}")
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(fields.text("table_id"), fields.text("token"))
 
 
 @dataclass(frozen=True)
@@ -266,14 +226,6 @@ class ConnectCall(NodeCall[None]):
         if raw is not None:
             raise ValueError(f"the answer to {self.tag!r} must be null, not {_kind(raw)}")
 
-    @classmethod
-    def _decode(cls, fields: _Fields) -> Self:
-        return cls(
-            fields.text("table_id"),
-            fields.text("conn_id"),
-            fields.integer_or_text("who"),
-            fields.integer_or_none("since"),
-        )
 
 
 #: The calls about a table: the node that owns the table runs them.
@@ -294,7 +246,7 @@ CALLS: tuple[type[Call], ...] = (
     InfoCall, JoinCall, CheckInviteCall, StartTableCall, MoveSeatCall, RematchCall, ChallengeCall,
     ChallengeInfoCall, PlayChallengeCall, AdmitCall, ConnectCall,
 )
-_DECODERS: dict[str, Callable[[_Fields], Call]] = {kind.tag: kind._decode for kind in CALLS}
+_DECODERS: dict[str, Callable[[_Fields], Call]] = {kind.tag: kind.from_fields for kind in CALLS}
 
 
 def decode(message: object) -> Call:
@@ -367,6 +319,17 @@ class _Fields:
             raise ValueError(f"call {self._tag!r}: unknown field{'s' if len(unknown) > 1 else ''} {named}")
 
 
+#: How a field of each type a call may declare is read (the dataclass field's annotation, as
+#: written: ``from __future__ import annotations`` keeps it a text).
+_READERS: dict[str, Callable[[_Fields, str], object]] = {
+    "str": _Fields.text,
+    "str | None": _Fields.text_or_none,
+    "int": _Fields.integer,
+    "int | None": _Fields.integer_or_none,
+    "int | str": _Fields.integer_or_text,
+}
+
+
 def _is_integer(value: object) -> TypeGuard[int]:
     # (a JSON true is no seat: bool is an int to Python)
     return isinstance(value, int) and not isinstance(value, bool)
@@ -389,3 +352,14 @@ def _shown(name: object) -> str:
     """A call's or a field's name as a refusal quotes it: shortened."""
     text = repr(name)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _readable(kinds: tuple[type[Call], ...]) -> None:
+    """TypeError, at import, for a call with a field of a type no reader reads."""
+    for kind in kinds:
+        for f in dataclasses.fields(kind):
+            if str(f.type) not in _READERS:
+                raise TypeError(f"{kind.__name__}.{f.name}: a call's field is one of {', '.join(_READERS)}")
+
+
+_readable(CALLS)
