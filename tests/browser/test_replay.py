@@ -318,14 +318,16 @@ def test_finished_games_are_listed_and_replayed_on_a_phone(server, pages, played
 #: (the card just played lands at once: its flight is finished). At each step, the played cards (a
 #: trick's, the pile's) that lie over a card of a seat's open hand; over all the steps, the
 #: narrowest card of an open hand, its smallest rank, and the cards whose rank the next card of
-#: their hand covers (in hands of at most ``whole`` cards, all if null).
+#: their hand covers (in hands of at most ``whole`` cards, all if null); the narrowest card
+#: played, and the narrowest card of the whole board (table cards, piles, empty places too).
 REPLAY_LAYOUT_JS = """(whole) => {
   const slider = document.querySelector('[data-testid=replay-slider]');
   const box = (e) => e.getBoundingClientRect();
   const meet = (a, b) => !(a.right <= b.left + 0.5 || b.right <= a.left + 0.5
     || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5);
   const out = { steps: Number(slider.max), played: 0, overlaps: [], narrowest: Infinity,
-                smallestRank: Infinity, ranksCovered: [] };
+                smallestRank: Infinity, ranksCovered: [], narrowestPlayed: Infinity,
+                narrowestCard: Infinity };
   for (let n = 0; n <= out.steps; n++) {
     slider.value = String(n);
     slider.dispatchEvent(new Event('input', { bubbles: true }));
@@ -333,6 +335,10 @@ REPLAY_LAYOUT_JS = """(whole) => {
     const played = [...document.querySelectorAll('.replay-table :is(.trick-card, .pile-card)')];
     const hands = [...document.querySelectorAll('.replay-table .open-hand')];
     out.played += played.length;
+    for (const card of played) out.narrowestPlayed = Math.min(out.narrowestPlayed, box(card).width);
+    for (const card of document.querySelectorAll('.replay-table .card')) {
+      out.narrowestCard = Math.min(out.narrowestCard, box(card).width);
+    }
     for (const card of played) {
       for (const hand of hands) {
         const under = [...hand.querySelectorAll('.card')].find((c) => meet(box(card), box(c)));
@@ -365,7 +371,9 @@ def test_the_replays_hands_are_readable_and_clear_of_the_played_cards(server, pa
     made readable there: at least 36 and 12) on a window of 700 px or wider (a tablet's board is
     as wide as a laptop's, beside its list of moves), at least 24 px with ranks of 10 px on a
     phone (they were 22 px, and 18 held sideways, with 9 px ranks), and no card's rank under the
-    next card of its hand. (Held sideways, a hand stays on one line however long, so that the
+    next card of its hand; the cards played are drawn as large as that, and no card of the board
+    is drawn smaller than 20 px (a tablet's Oti replay drew its table cards and its pile at 0 px).
+    (Held sideways, a hand stays on one line however long, so that the
     table fits the screen: from 16 cards on they overlap more, table.css.)"""
     wide = width >= 700
     least_card, least_rank = (36, 12) if wide else (24, 10)
@@ -380,6 +388,9 @@ def test_the_replays_hands_are_readable_and_clear_of_the_played_cards(server, pa
         assert seen["overlaps"] == [], (where, seen["overlaps"][:5])
         assert seen["narrowest"] >= least_card and seen["smallestRank"] >= least_rank, (where, seen)
         assert seen["ranksCovered"] == [], (where, seen["ranksCovered"][:5])
+        # The cards played as wide as the hands' at least, and none of the board drawn at less
+        # than 20 px (the least the table itself draws a card: a table card held sideways).
+        assert seen["narrowestPlayed"] >= least_card and seen["narrowestCard"] >= 20, (where, seen)
         page.locator("[data-testid=replay-slider]").fill("3")
         at_step(page, 3)
         shot(page, f"replay-hands-{game}-{width}x{height}")
