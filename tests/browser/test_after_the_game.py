@@ -1,11 +1,18 @@
 """Smaller things met after and around a game (issue 37, item 9b): the end of a game leads to its
-replay and its analysis; a challenge's page does not offer its own maker to play the deal again;
-chat seen stays seen when the page connects again; a language named in the address is kept."""
+replay and its analysis, its actions in sight at every size; a challenge's page does not offer
+its own maker to play the deal again; chat seen stays seen when the page connects again; a
+language named in the address is kept."""
 
 from __future__ import annotations
 
-from .browser_kit import friends_playing, go, shot
+from collections.abc import Iterator
+
+import pytest
+
+from .browser_kit import Pages, friends_playing, go, shot
+from .layout_kit import SIZE_IDS, SIZES, VISIBLE_BOX_JS
 from .omi_driver import play_until_over
+from .test_replay import Played, play_both
 
 
 def test_the_end_of_a_game_leads_to_its_replay_and_analysis(server, pages):
@@ -37,6 +44,75 @@ def test_the_end_of_a_game_leads_to_its_replay_and_analysis(server, pages):
     page.click(".over-overlay [data-action=replay]", timeout=30000)
     page.wait_for_url(f"**/replay/{table}")
     page.wait_for_selector("[data-testid=replay-slider]", timeout=30000)
+
+
+@pytest.fixture(scope="module")
+def finished(server, browser) -> Iterator[Played]:
+    """An Omi match (to one token) and an Oti game against the computer, each played to its end
+    once for the tests of every size, which open them again in a window of their size."""
+    pages = Pages(browser)
+    try:
+        yield play_both(pages.new(), server)
+    finally:
+        pages.close()
+    assert not pages.errors and not pages.csp, (pages.errors, pages.csp)
+
+
+#: The end-of-game dialog's actions, and those of them not wholly in sight (inside the window and
+#: the dialog's scrolling box) or not what a click at their centre reaches, at any point of the
+#: dialog scrolled from top to bottom (half its height at a time); and how far the page behind
+#: it scrolls.
+OVER_ACTIONS_JS = """() => {""" + VISIBLE_BOX_JS + """
+  const dialog = document.querySelector('.over-overlay .dialog');
+  const name = (el) => el.dataset.action || (el.matches('.see-challenge') && 'see-challenge')
+    || el.textContent.trim();
+  const actions = [...dialog.querySelectorAll('.over-actions :is(a, button)')];
+  const found = new Set();
+  for (let y = 0; ; y += Math.max(40, Math.floor(dialog.clientHeight / 2))) {
+    dialog.scrollTop = y;
+    for (const el of actions) {
+      const r = el.getBoundingClientRect(), box = visibleBox(el);
+      if (r.left < box.left - 0.5 || r.top < box.top - 0.5 || r.right > box.right + 0.5
+          || r.bottom > box.bottom + 0.5) found.add(`${name(el)} not in sight at ${dialog.scrollTop}`);
+      const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      const by = hit ? hit.className || hit.tagName : 'nothing';
+      if (!hit || !el.contains(hit)) found.add(`${name(el)} under ${by} at ${dialog.scrollTop}`);
+    }
+    if (dialog.scrollTop + dialog.clientHeight >= dialog.scrollHeight - 1) break;
+  }
+  dialog.scrollTop = 0;
+  const doc = document.scrollingElement;
+  return { actions: actions.map(name), problems: [...found],
+           page: [doc.scrollWidth - innerWidth, doc.scrollHeight - innerHeight, scrollX, scrollY] };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_the_end_of_a_game_s_actions_are_in_sight_at_every_size(server, pages, finished, width, height):
+    """Issue 37, item 9b, at every size: the end of an Omi match (its table of hands) and of an Oti
+    game offers Rematch, Challenge, Replay, Analyse and Home, each wholly in the window and not
+    covered, however far the dialog is scrolled (the dialog scrolls, never the page behind it);
+    so too once the challenge's link is shown under them. On the phones in Tamil too (its words
+    the widest)."""
+    page = pages.new(width=width, height=height, storage=finished.storage)
+    for lang in ["en", "ta"] if width < 700 else ["en"]:
+        for game, table in (("omi", finished.omi), ("oti", finished.oti)):
+            where = f"{game} {lang} {width}x{height}"
+            page.goto(f"{server.base}/t/{table}?lang={lang}")
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'", timeout=30000)
+            page.wait_for_selector(".over-overlay .over-actions [data-action=replay]", timeout=30000)
+            seen = page.evaluate(OVER_ACTIONS_JS)
+            if lang == "en":
+                assert seen["actions"] == ["rematch", "challenge", "replay", "analysis", "Home"], seen
+            assert len(seen["actions"]) == 5 and seen["problems"] == [], (where, seen)
+            assert seen["page"] == [0, 0, 0, 0], (where, seen)
+            shot(page, f"over-actions-{game}-{lang}-{width}x{height}")
+            # The challenge asked for: its link and code under the actions, which stay in sight.
+            page.click(".over-overlay [data-action=challenge]")
+            page.wait_for_selector("[data-testid=challenge-link]", timeout=30000)
+            seen = page.evaluate(OVER_ACTIONS_JS)
+            assert "see-challenge" in seen["actions"] and len(seen["actions"]) == 5, (where, seen)
+            assert seen["problems"] == [] and seen["page"] == [0, 0, 0, 0], (where, seen)
 
 
 def test_chat_seen_stays_seen_when_the_page_connects_again(server, pages):

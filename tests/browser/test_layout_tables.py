@@ -6,9 +6,11 @@ badges, and nothing is cut: the language menu, the pile's words, the cards known
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from .browser_kit import shot
+from .browser_kit import Pages, shot
 from .layout_kit import CLIPPED_JS, CUT_MENUS_JS, SIZE_IDS, SIZES, covered, overflow, seen_names
 from .omi_driver import choose_trump, play_until_over, wait_for_turn
 from .oti_driver import play_a_turn, state
@@ -150,6 +152,78 @@ def test_the_cards_known_in_a_hand_are_said_to_be_so(server, pages, width, heigh
         assert row["cards"] and row["outside"] == [], row
     assert_fits(page, f"{width}x{height}")
     shot(page, f"layout-oti-known-{width}x{height}")
+
+
+#: The "+n" of the cards known in a hand beyond those drawn, and what of each other player's seat
+#: ends outside it (the panel of its plate, its hand and its table cards): its hand's count, the
+#: row of known cards, its word and its "+n".
+SEAT_BADGES_JS = """() => {
+  const drawn = (el) => el.getBoundingClientRect().width > 0;
+  const out = { more: [], outside: [] };
+  for (const seat of document.querySelectorAll('.oti-seat')) {
+    const s = seat.getBoundingClientRect();
+    out.more.push(...[...seat.querySelectorAll('.known .more')].filter(drawn).map((el) => el.textContent));
+    for (const el of seat.querySelectorAll('.oti-hand-count .count, .known, .known *')) {
+      const r = el.getBoundingClientRect();
+      if (drawn(el) && (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5
+          || r.bottom > s.bottom + 0.5)) {
+        out.outside.push(`${el.className} "${el.textContent.trim()}" of seat ${seat.dataset.seat}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def known_at_hot_seat(server, browser) -> Iterator[tuple[str, dict]]:
+    """A hot-seat Oti table of four people at one device, played until another player holds more
+    known cards (picked up from the pile) than their row draws, so that it ends in "+n" (n of 6
+    or more, the issue's example: everybody picks the pile up once it holds five cards): its
+    address and the device's storage. Played once for the tests of every size."""
+    pages = Pages(browser)
+    page = pages.new()
+    # (a known deal: the same game each time)
+    page.goto(server.base + "/play/oti?mode=hotseat&players=4&voluntary_pickup=on&seed=0000-0000-001N")
+    more: list[str] = []
+    for _ in range(400):
+        s = state(page)
+        assert not s["over"], "the game ended before a \"+6\""
+        if s["pass"]:
+            page.click("[data-action=take-seat]")
+            page.wait_for_selector("[data-testid=pass-screen]", state="detached")
+            more = page.evaluate(SEAT_BADGES_JS)["more"]
+            if any(int(m.removeprefix("+")) >= 6 for m in more):
+                break
+            continue
+        pile = int(page.locator("[data-testid=pile]").get_attribute("data-count") or 0)
+        play_a_turn(page, s, pick_up=pile >= 5)
+    assert any(int(m.removeprefix("+")) >= 6 for m in more), more
+    try:
+        yield page.url, page.context.storage_state()
+    finally:
+        pages.close()  # (before the tests open the table: a seat takes only so many connections)
+    assert not pages.errors and not pages.csp, (pages.errors, pages.csp)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_known_cards_stay_on_their_seat_at_hot_seat(server, pages, known_at_hot_seat, width, height):
+    """Issue 37, item 7, at every size: at a hot-seat Oti table, the next player to take the
+    device sees another player's "+6" (or more) of known cards, and the count of their hand,
+    inside that player's seat. (A phone held upright shows the count and not the row.)"""
+    url, storage = known_at_hot_seat
+    page = pages.new(width=width, height=height, storage=storage)
+    page.goto(url)
+    page.click("[data-testid=pass-screen] [data-action=take-seat]", timeout=30000)
+    page.wait_for_selector(".oti-seat .oti-hand-count .count")
+    seen = page.evaluate(SEAT_BADGES_JS)
+    shot(page, f"layout-oti-hotseat-known-{width}x{height}")
+    if (width, height) == (360, 640):
+        assert seen["more"] == [], seen
+    else:
+        assert any(int(m.removeprefix("+")) >= 6 for m in seen["more"]), seen
+    assert seen["outside"] == [], seen
+    assert_fits(page, f"{width}x{height}")
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)

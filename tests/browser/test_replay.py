@@ -19,6 +19,7 @@ import pytest
 from . import omi_driver, oti_driver
 from .axe import blocking_violations
 from .browser_kit import Pages, go, shot
+from .layout_kit import SIZE_IDS, SIZES
 from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
 
 # What the replay shows: its caption, the slider, the cards face up in every seat's hand, and
@@ -311,6 +312,88 @@ def test_finished_games_are_listed_replayed_and_analysed(server, pages, played):
 def test_finished_games_are_listed_and_replayed_on_a_phone(server, pages, played):
     page = history_and_omi_replay(server, pages, played, 360, 640)
     oti_replay(server, page, played, "360x640")
+
+
+#: Every step of the replay open in the page, from the deal to the end, as its slider goes there
+#: (the card just played lands at once: its flight is finished). At each step, the played cards (a
+#: trick's, the pile's) that lie over a card of a seat's open hand; over all the steps, the
+#: narrowest card of an open hand, its smallest rank, and the cards whose rank the next card of
+#: their hand covers (in hands of at most ``whole`` cards, all if null); the narrowest card
+#: played, and the narrowest card of the whole board (table cards, piles, empty places too).
+REPLAY_LAYOUT_JS = """(whole) => {
+  const slider = document.querySelector('[data-testid=replay-slider]');
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => !(a.right <= b.left + 0.5 || b.right <= a.left + 0.5
+    || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5);
+  const out = { steps: Number(slider.max), played: 0, overlaps: [], narrowest: Infinity,
+                smallestRank: Infinity, ranksCovered: [], narrowestPlayed: Infinity,
+                narrowestCard: Infinity };
+  for (let n = 0; n <= out.steps; n++) {
+    slider.value = String(n);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    document.getAnimations().forEach((a) => a.finish());
+    const played = [...document.querySelectorAll('.replay-table :is(.trick-card, .pile-card)')];
+    const hands = [...document.querySelectorAll('.replay-table .open-hand')];
+    out.played += played.length;
+    for (const card of played) out.narrowestPlayed = Math.min(out.narrowestPlayed, box(card).width);
+    for (const card of document.querySelectorAll('.replay-table .card')) {
+      out.narrowestCard = Math.min(out.narrowestCard, box(card).width);
+    }
+    for (const card of played) {
+      for (const hand of hands) {
+        const under = [...hand.querySelectorAll('.card')].find((c) => meet(box(card), box(c)));
+        if (under) out.overlaps.push(`step ${n}: ${card.dataset.shown} over ${under.dataset.shown}`);
+      }
+    }
+    for (const hand of hands) {
+      const cards = [...hand.querySelectorAll('.card')];
+      cards.forEach((card, i) => {
+        const rank = card.querySelector('.corner-rank');
+        out.narrowest = Math.min(out.narrowest, box(card).width);
+        out.smallestRank = Math.min(out.smallestRank, parseFloat(getComputedStyle(rank).fontSize));
+        const next = cards[i + 1];  // (drawn over this one, on the same line)
+        const sameLine = next && Math.abs(box(next).top - box(card).top) < 1;
+        if (sameLine && cards.length <= (whole ?? Infinity) && box(next).left < box(rank).right - 0.5) {
+          out.ranksCovered.push(`step ${n}: ${hand.dataset.testid} ${card.dataset.shown}`);
+        }
+      });
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_the_replays_hands_are_readable_and_clear_of_the_played_cards(server, pages, played, width, height):
+    """Issue 37, item 5, at every size: stepping through each replay (Omi and Oti), no card just
+    played (the trick's, the pile's) lies over a card of a seat's open hand, and every hand can be
+    read: its cards as wide as the laptop draws them (38 px, ranks of 12 px, since the hands were
+    made readable there: at least 36 and 12) on a window of 700 px or wider (a tablet's board is
+    as wide as a laptop's, beside its list of moves), at least 24 px with ranks of 10 px on a
+    phone (they were 22 px, and 18 held sideways, with 9 px ranks), and no card's rank under the
+    next card of its hand; the cards played are drawn as large as that, and no card of the board
+    is drawn smaller than 20 px (a tablet's Oti replay drew its table cards and its pile at 0 px).
+    (Held sideways, a hand stays on one line however long, so that the
+    table fits the screen: from 16 cards on they overlap more, table.css.)"""
+    wide = width >= 700
+    least_card, least_rank = (36, 12) if wide else (24, 10)
+    whole = 15 if (width, height) == (640, 360) else None
+    page = pages.new(width=width, height=height, mobile=width < 700, storage=played.storage)
+    for game, table in (("omi", played.omi), ("oti", played.oti)):
+        page.goto(f"{server.base}/replay/{table}")
+        page.wait_for_selector(f".felt.{game}")
+        seen = page.evaluate(REPLAY_LAYOUT_JS, whole)
+        where = f"{game} {width}x{height}"
+        assert seen["played"], (where, "no card was seen played")
+        assert seen["overlaps"] == [], (where, seen["overlaps"][:5])
+        assert seen["narrowest"] >= least_card and seen["smallestRank"] >= least_rank, (where, seen)
+        assert seen["ranksCovered"] == [], (where, seen["ranksCovered"][:5])
+        # The cards played as wide as the hands' at least, and none of the board drawn at less
+        # than 20 px (the least the table itself draws a card: a table card held sideways).
+        assert seen["narrowestPlayed"] >= least_card and seen["narrowestCard"] >= 20, (where, seen)
+        page.locator("[data-testid=replay-slider]").fill("3")
+        at_step(page, 3)
+        shot(page, f"replay-hands-{game}-{width}x{height}")
 
 
 def test_the_replay_calls_you_what_the_game_did(server, pages):
