@@ -5,14 +5,12 @@ language named in the address is kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from .browser_kit import Pages, friends_playing, go, shot
+from .browser_kit import friends_playing, go, shot
 from .layout_kit import SIZE_IDS, SIZES, VISIBLE_BOX_JS
 from .omi_driver import play_until_over
-from .test_replay import Played, play_both
+from .test_replay import played  # noqa: F401  (the replay's module fixture: both games played once)
 
 
 def test_the_end_of_a_game_leads_to_its_replay_and_analysis(server, pages):
@@ -46,18 +44,6 @@ def test_the_end_of_a_game_leads_to_its_replay_and_analysis(server, pages):
     page.wait_for_selector("[data-testid=replay-slider]", timeout=30000)
 
 
-@pytest.fixture(scope="module")
-def finished(server, browser) -> Iterator[Played]:
-    """An Omi match (to one token) and an Oti game against the computer, each played to its end
-    once for the tests of every size, which open them again in a window of their size."""
-    pages = Pages(browser)
-    try:
-        yield play_both(pages.new(), server)
-    finally:
-        pages.close()
-    assert not pages.errors and not pages.csp, (pages.errors, pages.csp)
-
-
 #: The end-of-game dialog's actions, and those of them not wholly in sight (inside the window and
 #: the dialog's scrolling box) or not what a click at their centre reaches, at any point of the
 #: dialog scrolled from top to bottom (half its height at a time); and how far the page behind
@@ -88,15 +74,15 @@ OVER_ACTIONS_JS = """() => {""" + VISIBLE_BOX_JS + """
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
-def test_the_end_of_a_game_s_actions_are_in_sight_at_every_size(server, pages, finished, width, height):
+def test_the_end_of_a_game_s_actions_are_in_sight_at_every_size(server, pages, played, width, height):  # noqa: F811
     """Issue 37, item 9b, at every size: the end of an Omi match (its table of hands) and of an Oti
     game offers Rematch, Challenge, Replay, Analyse and Home, each wholly in the window and not
     covered, however far the dialog is scrolled (the dialog scrolls, never the page behind it);
     so too once the challenge's link is shown under them. On the phones in Tamil too (its words
     the widest)."""
-    page = pages.new(width=width, height=height, storage=finished.storage)
+    page = pages.new(width=width, height=height, storage=played.storage)
     for lang in ["en", "ta"] if width < 700 else ["en"]:
-        for game, table in (("omi", finished.omi), ("oti", finished.oti)):
+        for game, table in (("omi", played.omi), ("oti", played.oti)):
             where = f"{game} {lang} {width}x{height}"
             page.goto(f"{server.base}/t/{table}?lang={lang}")
             page.wait_for_function(f"() => document.documentElement.lang === '{lang}'", timeout=30000)
