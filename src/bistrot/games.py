@@ -27,6 +27,7 @@ ValueError: unknown game 'chess'; the games are omi, oti
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -260,7 +261,7 @@ class GameEntry:
             raise ValueError(f"there is no analysis of {self.title} games")
         return cast("Analyser", import_module(self.analysis))
 
-    @property
+    @functools.cached_property  # read by every state a table renders (its hints): made once
     def capabilities(self) -> dict[str, bool]:
         """What this game provides beyond being played, which the page and the API ask instead
         of naming games: ``analysis`` of a finished game, ``hints`` (a computer player to ask),
@@ -328,7 +329,7 @@ class GameEntry:
             "levels": list(self.levels),
             "default_level": self.default_level,
             "modes": list(MODES),
-            "capabilities": self.capabilities,
+            "capabilities": dict(self.capabilities),
         }
 
 
