@@ -66,6 +66,14 @@ SEATS_CLASH_JS = """() => {
   });
   return found;
 }"""
+# Whether the words under a finished trick ("X takes the trick") lie over a seat's plate.
+BANNER_OVER_PLATE_JS = """() => {
+  const banner = document.querySelector('.trick-winner')?.getBoundingClientRect();
+  return !!banner && [...document.querySelectorAll('.replay-table .plate')]
+    .map(e => e.getBoundingClientRect())
+    .some(r => r.left < banner.right && banner.left < r.right
+      && r.top < banner.bottom && banner.top < r.bottom);
+}"""
 RECTS_JS = """() => [scrollY, innerHeight, ...['.replay-controls', '.replay-table']
   .map(s => document.querySelector(s).getBoundingClientRect()).map(r => [r.top, r.bottom])]"""
 OFF_SCREEN_JS = """() => [...document.querySelectorAll('.replay-page button, .replay-page input')]
@@ -436,13 +444,16 @@ def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):
 
 def fits_the_screen(viewer, steps: int, name: str) -> None:
     """At each of a dozen steps from the deal to the end, the controls and the whole table are on
-    the screen together, without scrolling."""
+    the screen together, without scrolling, and the words under a finished trick hide no seat."""
     for n in sorted({0, 1, steps} | set(range(0, steps, max(1, steps // 10)))):
         viewer.locator("[data-testid=replay-slider]").fill(str(n))
         at_step(viewer, n)
         if not viewer.evaluate(IN_VIEW_JS):
             shot(viewer, f"{name}-{n}")
             raise AssertionError(f"{name}, step {n}: {viewer.evaluate(RECTS_JS)}")
+        if viewer.evaluate(BANNER_OVER_PLATE_JS):
+            shot(viewer, f"{name}-{n}")
+            raise AssertionError(f"{name}, step {n}: the trick's winner over a seat")
     shot(viewer, name)
 
 
@@ -451,8 +462,8 @@ def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
     # caption and best move then push the table past 360 px held sideways (issue 37, item 3).
     games = play_both(pages.new(), server)
     omi_table, oti_table = games.omi, games.oti
-    for width, height in [(640, 360), (768, 1024)]:
-        viewer = pages.new(width=width, height=height, mobile=width < 700)
+    for width, height in [(640, 360), (360, 640), (768, 1024)]:
+        viewer = pages.new(width=width, height=height, mobile=min(width, height) < 700)
         viewer.goto(f"{server.base}/replay/{omi_table}")  # the link alone: shareable
         viewer.wait_for_selector(".felt.omi")
         viewer.keyboard.press("ArrowRight")
@@ -462,7 +473,7 @@ def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
         at_step(viewer, 6)
         assert viewer.evaluate(OFF_SCREEN_JS) == 0
         shot(viewer, f"replay-omi-{width}x{height}")
-        if height < width:  # a phone held sideways: the table under the controls, all of it
+        if min(width, height) < 700:  # a phone: the table under the controls, all of it
             fits_the_screen(viewer, s["max"], f"replay-omi-{width}x{height}-fits")
             viewer.goto(f"{server.base}/replay/{oti_table}")
             viewer.wait_for_selector(".felt.oti")
