@@ -134,16 +134,20 @@ export function dailySection(nav) {
     }
   }
 
+  /** A game's card; while its deal is asked for (``days[game]`` undefined), one of the same size
+   * with the day by this device's clock, so that nothing below it moves when the answer comes
+   * (a click meant for the form would land elsewhere). */
   function panel(game) {
-    const day = days[game];
+    const day = days[game] || { date: utcDay(), loading: true };
     const title = t(labelOf(game));
     const link = (path, text, action) => h("a", { href: path, dataset: { action, game },
       onclick: (e) => { e.preventDefault(); nav(path); } }, text, h("span", { class: "sr-only" }, `: ${title}`));
-    return h("article", { class: "daily-game", dataset: { game, testid: `daily-${game}` } },
+    return h("article", { class: "daily-game", dataset: { game, testid: day.loading ? null : `daily-${game}` } },
       h("h3", {}, title),
-      h("p", { class: "hint" }, plural("daily.about", day.hands, { level: t(`level.${day.level}`) })),
+      h("p", { class: "hint" }, day.loading ? t("daily.loading") : plural("daily.about", day.hands, { level: t(`level.${day.level}`) })),
       h("div", { class: "daily-actions" },
-        day.finished
+        day.loading ? h("button", { type: "button", class: "btn primary", disabled: true }, t("daily.play"), h("span", { class: "sr-only" }, `: ${title}`))
+        : day.finished
           ? h("a", { href: resultsPath(game, day.date), class: "btn primary", dataset: { action: "daily-results", game },
             onclick: (e) => { e.preventDefault(); nav(resultsPath(game, day.date)); } },
           t("daily.results"), h("span", { class: "sr-only" }, `: ${title}`))
@@ -156,12 +160,14 @@ export function dailySection(nav) {
   function content() {
     const head = h("h2", { id: "daily-title" }, t("daily.title"));
     if (isOffline()) return [head, h("p", { class: "offline-note", dataset: { testid: "daily-offline" } }, t("daily.offline"))];
-    const offered = dailyGames().filter((g) => days[g]);
-    const date = offered.length ? days[offered[0]].date : null;
+    const shown = dailyGames().filter((g) => days[g] !== null);  // dealt, or still being asked for
+    const dealt = shown.find((g) => days[g]);
+    // (until the server says, the day by this device's clock: the same width, the same lines)
+    const date = dealt ? days[dealt].date : utcDay();
     return [head,
-      h("p", { class: "hint" }, t("daily.lead"), date ? ` (${date}, UTC)` : ""),
-      offered.length ? h("div", { class: "daily-games" }, offered.map(panel))
-        : h("p", { class: "hint" }, dailyGames().some((g) => days[g] === undefined) ? t("daily.loading") : t("daily.none_today"))];
+      h("p", { class: "hint" }, t("daily.lead"), shown.length ? ` (${date}, UTC)` : ""),
+      shown.length ? h("div", { class: "daily-games" }, shown.map(panel))
+        : h("p", { class: "hint" }, t("daily.none_today"))];
   }
 
   function draw() {

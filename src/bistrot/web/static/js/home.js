@@ -199,6 +199,8 @@ export function homePage(root, nav, topbar) {
     }
     if (install.state === "ready") return h("p", { class: "offline-ready", dataset: { testid: "offline-ready" } }, t("offline.ready"));
     if (install.state === "installing") return h("p", { class: "offline-ready pending" }, t("offline.installing"));
+    // Not known yet: its line kept, unseen, so that the page does not move when it is.
+    if (install.state === "unknown") return h("p", { class: "offline-ready placeholder", "aria-hidden": "true" }, "\u00a0");
     return null;
   }
 

@@ -189,13 +189,16 @@ export function playNowSection(nav) {
         h("button", { type: "button", class: "btn primary", disabled: busy !== null, dataset: { action: "playnow", game },
           "aria-busy": busy === game ? "true" : null, onclick: () => playNow(game) },
         t("playnow.title"), h("span", { class: "sr-only" }, `: ${title}`))),
-      h("h4", {}, t("playnow.waiting")),
-      h("div", { class: "lobby-list", dataset: { testid: `lobby-${game}` } }, list),
-      playing.some((x) => x.game === game) && [
-        h("h4", {}, t("playnow.playing")),
-        h("ul", { class: "lobby-tables", dataset: { testid: `playing-${game}` } },
-          playing.filter((x) => x.game === game).slice(0, 10).map(playingItem)),
-      ],
+      // The live lists in a box of their own height, scrolled inside: tables coming and going
+      // never move what is below (a click meant for the form would land on something else).
+      h("div", { class: "lobby-area" },
+        h("h4", {}, t("playnow.waiting")),
+        h("div", { class: "lobby-list", dataset: { testid: `lobby-${game}` } }, list),
+        playing.some((x) => x.game === game) && [
+          h("h4", {}, t("playnow.playing")),
+          h("ul", { class: "lobby-tables", dataset: { testid: `playing-${game}` } },
+            playing.filter((x) => x.game === game).slice(0, 10).map(playingItem)),
+        ]),
       h("a", { href: `/ratings/${game}`, class: "playnow-board", dataset: { action: "leaderboard", game },
         onclick: (e) => { e.preventDefault(); nav(`/ratings/${game}`); } },
       t("playnow.leaderboard"), h("span", { class: "sr-only" }, `: ${title}`)));

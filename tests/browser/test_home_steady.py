@@ -1,0 +1,56 @@
+"""The home page does not move under the person's pointer: what loads after the first paint (the
+day's deals, the offline state) and the live lobby's tables coming and going leave the form where
+it was, so a click meant for "Hot seat" never lands on "Against the computer", on a game card or
+on another table's "Join".  (Found as a rare failure of the hot-seat tests: the click came as the
+lobby of a shared test server changed.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .browser_kit import shot
+
+# Where the "Hot seat" choice is in the page (not the window: the page may have been scrolled).
+FORM_AT_JS = """() => {
+  const scroller = document.querySelector('.home-scroll');
+  const choice = document.querySelector('[data-testid=mode-hotseat]');
+  return choice.getBoundingClientRect().top + scroller.scrollTop;
+}"""
+ROWS_JS = "() => document.querySelectorAll('[data-testid=lobby-omi] li[data-table]').length"
+
+
+def profile_key(server, name: str) -> str:
+    return server.api("POST", "/api/profiles", {"name": name})["key"]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640)])
+def test_the_form_stays_put_as_the_page_fills_and_the_lobby_changes(own_server, pages, width, height):
+    page = pages.new(width=width, height=height, mobile=width < 700)
+    held = []  # the day's deals, answered only when the test says
+    page.route("**/api/daily/*", lambda route: held.append(route))
+    page.goto(own_server.base + "/")
+    page.wait_for_selector("[data-testid=mode-hotseat]", state="attached")
+    for _ in range(300):  # both games' deals asked for (and held), within 15 s
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 2, f"{len(held)} of the two games' deals asked for"
+    first = page.evaluate(FORM_AT_JS)
+
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("[data-testid=daily-omi] [data-action=daily-play]:not([disabled])")
+    page.wait_for_selector("[data-testid=daily-oti] [data-action=daily-play]:not([disabled])")
+    page.wait_for_selector("[data-testid=lobby-empty]")
+    assert page.evaluate(FORM_AT_JS) == pytest.approx(first, abs=1), "the day's deals moved the form"
+
+    # Tables appear in the lobby (people pressing Play now elsewhere): the form stays put.
+    keys = [profile_key(own_server, name) for name in ("Sunil", "Tharushi", "Ravi")]
+    for key in keys:
+        own_server.api("POST", "/api/quickmatch", {"game": "omi"}, headers={"X-Bistrot-Profile": key})
+    own_server.api("POST", "/api/quickmatch", {"game": "omi", "rules": {"target": 5}},
+                   headers={"X-Bistrot-Profile": profile_key(own_server, "Chamari")})
+    page.wait_for_function(f"() => ({ROWS_JS})() === 2")
+    assert page.evaluate(FORM_AT_JS) == pytest.approx(first, abs=1), "the lobby's tables moved the form"
+    shot(page, f"home-steady-{width}x{height}")
