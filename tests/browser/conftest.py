@@ -6,7 +6,9 @@ See browser_kit.py for the server runner and helpers, and docs/web.md for how to
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -55,12 +57,35 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
+#: Set on a test whose call failed: its pages are photographed before they close.
+FAILED = pytest.StashKey[bool]()
+FAILURES = Path(__file__).resolve().parents[2] / "test-artifacts" / "failures"
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
 @pytest.fixture
-def pages(browser: object) -> Iterator[Pages]:
+def pages(browser: object, request: pytest.FixtureRequest) -> Iterator[Pages]:
     opened = Pages(browser)
     try:
         yield opened
     finally:
+        if request.node.stash.get(FAILED, False):
+            # What each page showed when the test failed: a rare failure is read from these.
+            FAILURES.mkdir(parents=True, exist_ok=True)
+            name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
+            for i, context in enumerate(opened.contexts):
+                for j, page in enumerate(context.pages):
+                    try:
+                        page.screenshot(path=str(FAILURES / f"{name}-{i}-{j}.png"), timeout=5000)
+                    except Exception as error:  # (a closed or hung page: the others still)
+                        print(f"no screenshot of page {i}-{j}: {error}")
         opened.close()
     assert not opened.errors, f"JavaScript errors on the page: {opened.errors}"
     assert not opened.csp, f"Content-Security-Policy violations: {opened.csp}"
