@@ -40,7 +40,7 @@ ANALYSE_JS = """async ([table, beside]) => {
 }"""
 # The deal: a short game (the computer's moves follow from the seed, ours from oti_driver), so
 # that the analysis, done twice in the worker and once here, takes seconds, not minutes: a random
-# deal's game made this test anything from 20 s to 3 minutes.
+# deal's game made this test take anything from 1 to 3 minutes.
 SEED = 7
 RECORD_JS = """async (table) => (await import('/static/js/offline.js')).localRecord(table)"""
 FORGET_JS = """async (table) => {
