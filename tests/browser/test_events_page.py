@@ -293,6 +293,10 @@ def test_a_pair_waits_for_the_pair_of_its_next_table_then_goes_on_by_itself(serv
     waiting.wait_for(timeout=WAIT_MS)
     assert waiting.inner_text() == "Waiting for pairs 3 to finish their board…"
     assert ben.locator("[data-action=play-board]").is_disabled()
+    # No board compared yet (only pair 2's table played them): no score shown, not "0/0, 50 %".
+    rows = ben.locator("[data-testid=event-ranking] tbody tr")
+    scores = [rows.nth(i).locator("td").all_inner_texts()[2:] for i in range(rows.count())]
+    assert scores and all(score == ["–", "–"] for score in scores), scores
     # Asked again (every 2.5 s) it still waits: the page stays, and says so.
     ben.wait_for_timeout(3500)
     assert re.search(rf"/e/{event}$", ben.url), ben.url

@@ -314,7 +314,9 @@ export function eventPage(root, eventId, nav, topbar) {
         h("tbody", {}, a.ranking.map((r) => h("tr", { class: r.pair === a.me.pair ? "mine" : null, dataset: { pair: String(r.pair) } },
           h("td", {}, String(r.rank)), h("td", {}, String(r.pair)),
           h("th", { scope: "row", class: "board-name" }, pairNames(pairOf(r.pair))),
-          h("td", {}, `${r.points}/${r.top}`), h("td", { dataset: { testid: "percent" } }, `${r.percent.toFixed(2)} %`)))))));
+          // (no board of theirs compared yet: no score, rather than "0/0" and the 50 % it ranks by)
+          h("td", {}, r.top ? `${r.points}/${r.top}` : "–"),
+          h("td", { dataset: { testid: "percent" } }, r.top ? `${r.percent.toFixed(2)} %` : "–")))))));
   }
 
   function boardResult(r) {
