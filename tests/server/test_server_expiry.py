@@ -91,11 +91,15 @@ def test_tables_nobody_came_back_to_expire_and_say_so(tmp_path: Path):
 
 def test_a_table_whose_time_ran_out_out_of_memory_expires_when_loaded(tmp_path: Path):
     # Evicted at once, so the room's sweep never sees it expire: loading it back must.
-    settings = make_settings(tmp_path, expire_playing_s=0.5, evict_after_s=0.05)
+    # (3 s: on a loaded machine half a second could pass before the table's creation was even
+    # answered, which then found it expired already)
+    settings = make_settings(tmp_path, expire_playing_s=3.0, evict_after_s=0.05)
     with ThreadServer(settings) as server:
+        asked = time.monotonic()
         game = open_table(server.url, mode="hotseat", seed=42)
         wait_for_tables(server.url, 0)
-        time.sleep(0.6)  # the expiry time itself: nothing to wait for but the clock
+        # the expiry time itself: nothing to wait for but the clock
+        time.sleep(max(0.0, asked + 3.1 - time.monotonic()))
         me = Client(server.url, game["table"], game["seats"][0]["token"])
         assert me.recv()["code"] == "table_expired"
         me.close()
