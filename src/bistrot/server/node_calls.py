@@ -99,7 +99,6 @@ class InfoCall(_Answered):
     table_id: str
 
 
-
 @dataclass(frozen=True)
 class JoinCall(_Answered):
     """``POST /api/tables/{id}/join`` (``profile``: the joining player's checked profile id)."""
@@ -111,7 +110,6 @@ class JoinCall(_Answered):
     profile: str | None
 
 
-
 @dataclass(frozen=True)
 class CheckInviteCall(_Answered):
     """``POST /api/tables/{id}/check-invite``."""
@@ -121,7 +119,6 @@ class CheckInviteCall(_Answered):
     invite: str
 
 
-
 @dataclass(frozen=True)
 class StartTableCall(_Answered):
     """``POST /api/tables/{id}/start``."""
@@ -129,7 +126,6 @@ class StartTableCall(_Answered):
     tag: ClassVar[str] = "start_table"
     table_id: str
     token: str
-
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,6 @@ class MoveSeatCall(_Answered):
     to: int
 
 
-
 @dataclass(frozen=True)
 class RematchCall(_Answered):
     """``POST /api/tables/{id}/rematch``."""
@@ -153,7 +148,6 @@ class RematchCall(_Answered):
     token: str
 
 
-
 @dataclass(frozen=True)
 class ChallengeCall(_Answered):
     """``POST /api/tables/{id}/challenge``: a challenge made from the token's seat."""
@@ -161,7 +155,6 @@ class ChallengeCall(_Answered):
     tag: ClassVar[str] = "challenge"
     table_id: str
     token: str
-
 
 
 # ---------------------------------------------------------------- about a challenge
@@ -178,7 +171,6 @@ class ChallengeInfoCall(_Answered):
     token: str | None
 
 
-
 @dataclass(frozen=True)
 class PlayChallengeCall(_Answered):
     """``POST /api/challenges/{id}/play`` (``challenger``: the caller's key, once per challenge)."""
@@ -187,7 +179,6 @@ class PlayChallengeCall(_Answered):
     challenge_id: str
     name: str | None
     challenger: str | None
-
 
 
 # ---------------------------------------------------------------- a relayed WebSocket's
@@ -209,7 +200,6 @@ class AdmitCall(NodeCall[int | str | None]):
         raise ValueError(f"the answer to {self.tag!r} must be {wanted}, not {_kind(raw)}")
 
 
-
 @dataclass(frozen=True)
 class ConnectCall(NodeCall[None]):
     """A socket on the calling node joins the table as ``who`` (a seat or
@@ -225,7 +215,6 @@ class ConnectCall(NodeCall[None]):
     def result(self, raw: object) -> None:
         if raw is not None:
             raise ValueError(f"the answer to {self.tag!r} must be null, not {_kind(raw)}")
-
 
 
 #: The calls about a table: the node that owns the table runs them.
