@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import pytest
-from server_harness import AllRecords, ErrorRecords, ThreadServer, make_settings
+from server_harness import AllRecords, ErrorRecords, ProcessServer, ThreadServer, make_settings
 from store_rooms import Room, postgres_rows, sqlite_rows
 
 if TYPE_CHECKING:
@@ -15,6 +15,26 @@ if TYPE_CHECKING:
 
 H = TypeVar("H", bound=logging.Handler)
 _databases = itertools.count()
+#: How much of each server process's output a failed test's report shows.
+OUTPUT_LINES = 80
+
+
+@pytest.fixture(autouse=True)
+def _forget_processes() -> Iterator[None]:
+    ProcessServer.started.clear()
+    yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A failed test's report ends with what each ``bistrot serve`` it started printed (a node's
+    warnings say why it refused: a lease lost, another node silent)."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for n, process in enumerate(ProcessServer.started):
+            tail = "".join(process.output[-OUTPUT_LINES:])
+            report.sections.append((f"bistrot serve #{n} ({process.url or 'not started'})", tail))
+    return report
 
 
 @pytest.fixture

@@ -60,6 +60,10 @@ class ThreadServer:
 class ProcessServer:
     """``bistrot serve`` in a subprocess (for SIGKILL and log tests)."""
 
+    #: Every one started in this process since the test began (the conftest empties it): a failed
+    #: test's report shows their output, which is how a rare failure of a node is read.
+    started: list[ProcessServer] = []  # noqa: RUF012 (a registry, shared on purpose)
+
     def __init__(self, db: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         self.db = db
         self.args = [sys.executable, "-m", "bistrot", "serve", "--port", "0", "--db", str(db), *extra]
@@ -81,6 +85,8 @@ class ProcessServer:
 
     def start(self) -> ProcessServer:
         starting("process", "a `bistrot serve` process")
+        if self not in ProcessServer.started:
+            ProcessServer.started.append(self)
         self.url = ""  # (port 0: a new one each start)
         self.first_line = len(self.output)  # where this start's output begins
         self.proc = subprocess.Popen(
