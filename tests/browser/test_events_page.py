@@ -291,7 +291,7 @@ def test_a_pair_waits_for_the_pair_of_its_next_table_then_goes_on_by_itself(serv
     ben.click("[data-action=play-board]")
     waiting = ben.locator("[data-testid=event-waiting]")
     waiting.wait_for(timeout=WAIT_MS)
-    assert waiting.inner_text() == "Waiting for pairs 3 to finish their board…"
+    assert waiting.inner_text() == "Waiting for pair 3 to finish their board…"
     assert ben.locator("[data-action=play-board]").is_disabled()
     # No board compared yet (only pair 2's table played them): no score shown, not "0/0, 50 %".
     rows = ben.locator("[data-testid=event-ranking] tbody tr")
@@ -300,7 +300,7 @@ def test_a_pair_waits_for_the_pair_of_its_next_table_then_goes_on_by_itself(serv
     # Asked again (every 2.5 s) it still waits: the page stays, and says so.
     ben.wait_for_timeout(3500)
     assert re.search(rf"/e/{event}$", ben.url), ben.url
-    assert waiting.inner_text() == "Waiting for pairs 3 to finish their board…"
+    assert waiting.inner_text() == "Waiting for pair 3 to finish their board…"
     shot(ben, "event-waiting-1280x800")
 
     # Pairs 1 and 3 play round 1 together, at once (each needs the other at the table).

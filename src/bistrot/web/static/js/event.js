@@ -8,7 +8,7 @@
 // server shows no card of a board before the asker's pair has played it: the page shows what it
 // is given.
 import { h, clear, patch, toast, navLink } from "./dom.js";
-import { t, refusal, dateLocale } from "./i18n.js";
+import { t, plural, refusal, dateLocale } from "./i18n.js";
 import { get, post } from "./api.js";
 import { saveTable } from "./store.js";
 import { shareBox } from "./qr.js";
@@ -298,7 +298,7 @@ export function eventPage(root, eventId, nav, topbar) {
       h("button", { type: "button", class: "btn primary big", disabled: busy || waiting !== null, dataset: { action: "play-board" },
         onclick: () => next() }, t("event.play_board", { n: board })),
       waiting && h("p", { class: "hint", role: "status", dataset: { testid: "event-waiting" } },
-        t("event.waiting_for", { pairs: waiting.waiting_for.join(", ") })));
+        plural("event.waiting_for", waiting.waiting_for.length, { pairs: waiting.waiting_for.join(", ") })));
   }
 
   function rankingSection() {
