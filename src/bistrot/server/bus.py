@@ -123,6 +123,8 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._channel = ""
         self._resubscribe = asyncio.Event()
+        #: Set once the node listens on the channel it was last told (:meth:`listening`).
+        self._subscribed = asyncio.Event()
         #: Whether the node listens on its channel now.
         self.up = False
 
@@ -137,7 +139,17 @@ class Bus:
     def listen_as(self, node: str) -> None:
         """Listen on another node id's channel from now on (a node reborn under a new id)."""
         self._channel = channel(node)
+        self._subscribed.clear()
         self._resubscribe.set()
+
+    async def listening(self, within_s: float) -> bool:
+        """Wait until the node listens on its channel (at most ``within_s``); whether it does.
+
+        A node must not say it is there before it is: another node's message to a channel
+        nobody listens on yet is lost, and its call is refused at once (``on_unheard``)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), within_s)
+        return self._subscribed.is_set()
 
     async def close(self) -> None:
         """Stop listening and sending (what is queued is dropped) and close the connections."""
@@ -198,6 +210,8 @@ class Bus:
                 subscribed = self._channel
                 self._resubscribe.clear()
                 await pubsub.subscribe(subscribed)
+                if subscribed == self._channel:  # (not told another one meanwhile)
+                    self._subscribed.set()
                 if not self.up:
                     self.up = True
                     log.info("listening on Redis as %s", subscribed)
@@ -212,6 +226,7 @@ class Bus:
                     except Exception:
                         log.exception("a bus message could not be handled")
             except (RedisError, OSError) as err:
+                self._subscribed.clear()
                 self._lost(err)
                 await asyncio.sleep(0.5)
             finally:

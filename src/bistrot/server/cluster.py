@@ -5,8 +5,9 @@ with a lease it renews every third of ``node_lease_s``, and each table names its
 A node may claim a table nobody owns, or whose owner's lease has run out; every write of a table
 is fenced in its own transaction (owner is this node *and* its lease is live *and*, for actions,
 the seq follows), so a node that was paused or cut off past its lease cannot store anything,
-whatever it still believes.  A node that finds its lease gone drops every table from memory and
-comes back under a new id.  It need not wait for its renewal to learn it: before any command of
+whatever it still believes.  A node takes its row (at its start, or under a new id) only once it
+listens on its channel of the bus: from then on it may own tables, and the others send to it.  A
+node that finds its lease gone drops every table from memory and comes back under a new id.  It need not wait for its renewal to learn it: before any command of
 its tables runs (:meth:`Cluster.lease_lost`, the tables' fence) it compares its own monotonic
 clock with the last renewal it asked for, so a node woken from a pause longer than its lease
 drops its tables and closes their sockets (1012) before it does anything else for them.
@@ -66,6 +67,8 @@ FORGET_EVERY = 600
 FORGET_DEAD_AFTER_S = 3600.0
 #: Seconds a call to another node may take.
 CALL_TIMEOUT_S = 5.0
+#: How long a node joining waits to listen on the bus first (see ``Bus.listening``).
+LISTEN_WITHIN_S = 5.0
 #: A node not answering a ping within this share of a lease is silent (see the module docstring);
 #: pings are sent every sixth of a lease.
 SILENT_AFTER_LEASES = 2 / 3
@@ -207,11 +210,13 @@ class Cluster:
     async def start(self, room: Room) -> None:
         """Join the card room: a lease, the bus, the sweeps."""
         self._room = room
+        # Listening first: once registered, the node may own tables, and the others send to it.
+        self.bus.start(self.node)
+        await self._listen_before_joining()
         asked = asyncio.get_running_loop().time()
         await self.store.register_node()
         self._renewed_at = asked
         self.leased = True
-        self.bus.start(self.node)
         self._tasks = [
             asyncio.create_task(self._lease_loop(), name="cluster-lease"),
             asyncio.create_task(self._sweep_loop(), name="cluster-sweep"),
@@ -330,6 +335,7 @@ class Cluster:
         self.node = new_node_id()
         self.store.node = self.node
         self.bus.listen_as(self.node)
+        await self._listen_before_joining()
         loop = asyncio.get_running_loop()
         while True:
             asked = loop.time()
@@ -343,6 +349,14 @@ class Cluster:
         self._rejoin.clear()
         self.leased = True
         log.info("node %s is back as %s", old, self.node)
+
+    async def _listen_before_joining(self) -> None:
+        # Without Redis the node still serves its own tables (the bus comes back by itself), so
+        # a Redis that does not answer delays joining by LISTEN_WITHIN_S, no more.
+        if not await self.bus.listening(LISTEN_WITHIN_S):
+            log.warning(
+                "node %s joins before it listens on Redis: calls to it fail until it does", self.node
+            )
 
     async def _sweep_loop(self) -> None:
         for sweeps in itertools.count():
