@@ -488,3 +488,19 @@ def test_the_generic_renderer_says_a_draw(room, pages):
       return [null, 1].map((winner) => plain.over({ winner, is_over: true }, ctx).title);
     }""")
     assert titles == ["A draw", "Kasun won"]
+
+
+def test_the_history_calls_a_game_nobody_won_a_draw(room, pages):
+    """A game that ended with no winner (the toy's, when points tie) is "A draw" in the home
+    page's history: it said "Lost" to the one seat that played it, and "Finished" to a device
+    that played every seat (entries as POST /api/history answers them)."""
+    page = pages.new()
+    page.goto(room.base + "/")
+    page.wait_for_selector(".choice-card", timeout=WAIT)  # (the page's words are loaded)
+    said = page.evaluate("""async () => {
+      const { historyOutcome } = await import("/static/js/home.js");
+      const entry = (winner, seats) => ({ table: "t", game: "toy", result: { winner, points: [1, 1] },
+        winners: winner === null ? [] : [winner], held: { seats: seats.map((seat) => ({ seat })) } });
+      return [entry(null, [0]), entry(null, [0, 1]), entry(0, [0]), entry(1, [0])].map(historyOutcome);
+    }""")
+    assert said == ["A draw", "A draw", "Won", "Lost"]

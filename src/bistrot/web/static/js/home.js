@@ -75,6 +75,18 @@ export function requestFromQuery(game, search) {
   return request;
 }
 
+/** A finished game of the home page's history (an entry of POST /api/history, or of this
+ * device's saved games): "Won" or "Lost" for the one seat this browser played, else who won; "A
+ * draw" when nobody did (some games can end so). */
+export function historyOutcome(g) {
+  if (!g.result) return t("history.over");  // (a device game saved before results were kept)
+  if (!g.winners.length) return t("over.draw");
+  const mine = (g.held.seats || []).map((s) => s.seat);
+  if (mine.length === 1) return g.winners.includes(mine[0]) ? t("history.won") : t("history.lost");
+  const names = g.winners.map((seat) => nameOf({ held: g.held, S: { showSeat: null }, hotseat: true }, g, seat));
+  return t("over.player_won", { name: names.join(" & ") });
+}
+
 export function homePage(root, nav, topbar) {
   const saved = (() => { try { return JSON.parse(localStorage.getItem("bistrot.home") || "{}"); } catch { return {}; } })();
   const games = allGames();
@@ -247,21 +259,13 @@ export function homePage(root, nav, topbar) {
     historyBox.hidden = games.length === 0;
     if (!games.length) return;
     historyBox.append(h("h2", {}, t("history.title")), h("ul", {}, games.map((g) => h("li", { dataset: { table: g.table } },
-      h("span", { class: "saved-title" }, h("strong", { dataset: { testid: "history-result" } }, outcomeOf(g)), " · ", t(labelOf(g.game)),
+      h("span", { class: "saved-title" }, h("strong", { dataset: { testid: "history-result" } }, historyOutcome(g)), " · ", t(labelOf(g.game)),
         h("small", {}, ` · ${t(`mode.${g.mode}`)}`, g.local ? ` · ${t("offline.on_device")}` : "",
           [summaryText(g.game, g.result), new Date(g.when).toLocaleString()]
             .filter(Boolean).map((x) => ` · ${x}`).join(""))),
       h("span", { class: "saved-actions" },
         h("a", { href: `/replay/${g.table}`, class: "btn primary", dataset: { action: "replay", table: g.table },
           onclick: (e) => { e.preventDefault(); nav(`/replay/${g.table}`); } }, t("history.replay")))))));
-  }
-  /** "Won" or "Lost" for the one seat this browser played; else who won. */
-  function outcomeOf(g) {
-    if (!g.result) return t("history.over");  // (a device game saved before results were kept)
-    const mine = (g.held.seats || []).map((s) => s.seat);
-    if (mine.length === 1) return g.winners.includes(mine[0]) ? t("history.won") : t("history.lost");
-    const names = g.winners.map((seat) => nameOf({ held: g.held, S: { showSeat: null }, hotseat: true }, g, seat));
-    return names.length ? t("over.player_won", { name: names.join(" & ") }) : t("history.over");
   }
 
   function draw() {
