@@ -1,16 +1,17 @@
 """Several nodes, one card room: who owns which table, and how the others reach it.
 
-**Ownership** lives in PostgreSQL, on the database's clock: each node has a row in ``nodes``
-with a lease it renews every third of ``node_lease_s``, and each table names its owner node.
-A node may claim a table nobody owns, or whose owner's lease has run out; every write of a table
-is fenced in its own transaction (owner is this node *and* its lease is live *and*, for actions,
-the seq follows), so a node that was paused or cut off past its lease cannot store anything,
-whatever it still believes.  A node takes its row (at its start, or under a new id) only once it
-listens on its channel of the bus: from then on it may own tables, and the others send to it.  A
-node that finds its lease gone drops every table from memory and comes back under a new id.  It need not wait for its renewal to learn it: before any command of
-its tables runs (:meth:`Cluster.lease_lost`, the tables' fence) it compares its own monotonic
-clock with the last renewal it asked for, so a node woken from a pause longer than its lease
-drops its tables and closes their sockets (1012) before it does anything else for them.
+**Ownership** lives in PostgreSQL, on the database's clock: each node has a row in ``nodes`` with
+a lease it renews every third of ``node_lease_s``, and each table names its owner node. A node may
+claim a table nobody owns, or whose owner's lease has run out; every write of a table is fenced in
+its own transaction (owner is this node *and* its lease is live *and*, for actions, the seq
+follows), so a node that was paused or cut off past its lease cannot store anything, whatever it
+still believes. A node takes its row (at its start, or under a new id) only once it listens on its
+channel of the bus: from then on it may own tables, and the others send to it. A node that finds
+its lease gone drops every table from memory and comes back under a new id. It need not wait for
+its renewal to learn it: before any command of its tables runs (:meth:`Cluster.lease_lost`, the
+tables' fence) it compares its own monotonic clock with the last renewal it asked for, so a node
+woken from a pause longer than its lease drops its tables and closes their sockets (1012) before
+it does anything else for them.
 
 Failover: every second each node claims a few *orphans* (unfinished tables whose owner is not
 live) and rebuilds them from the database; they resume at once.
