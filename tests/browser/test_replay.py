@@ -76,6 +76,15 @@ BANNER_OVER_PLATE_JS = """() => {
 }"""
 RECTS_JS = """() => [scrollY, innerHeight, ...['.replay-controls', '.replay-table']
   .map(s => document.querySelector(s).getBoundingClientRect()).map(r => [r.top, r.bottom])]"""
+# The score bar's sides cut off at the edge, or a side's name cut inside its box (on a phone the
+# teams, named by their players in a replay, ran past the screen's edge).
+SIDES_CUT_JS = """() => {
+  const bar = document.querySelector('.scoreboard').getBoundingClientRect();
+  return [...document.querySelectorAll('.score-side')].filter(e => {
+    const r = e.getBoundingClientRect(), name = e.querySelector('.side-name');
+    return r.right > Math.min(bar.right, innerWidth) + 1 || name.scrollWidth > name.clientWidth + 1;
+  }).map(e => e.innerText);
+}"""
 OFF_SCREEN_JS = """() => [...document.querySelectorAll('.replay-page button, .replay-page input')]
   .map(e => e.getBoundingClientRect())
   .filter(r => r.width && (r.left < -1 || r.right > innerWidth + 1)).length"""
@@ -420,6 +429,14 @@ def test_the_replay_calls_you_what_the_game_did(server, pages):
                           f".map(p => [p.dataset.testid, ({name_js})(p)])")
     assert at_table == "You" and ["plate-0", "You"] in names, (at_table, names)
     assert ["plate-1", "Computer 2"] in names, names
+    # ... and its moves are said to them as at the table: "You play 8♦", not "You plays 8♦".
+    captions = []
+    for n in range(1, replay_state(page)["max"] + 1):
+        page.locator("[data-testid=replay-slider]").fill(str(n))
+        captions.append(at_step(page, n)["caption"])
+    yours = [c for c in captions if re.search(r"\bYou\b", c)]
+    assert any(re.search(r"\bYou play ", c) for c in yours), captions
+    assert not any(re.search(r"\bYou (plays|chooses|announces)\b", c) for c in yours), yours
 
 
 def test_a_challenge_s_deal_is_not_replayed_without_its_token(server, pages):
@@ -472,6 +489,7 @@ def test_the_replay_fits_a_phone_held_sideways_and_a_tablet(server, pages):
         viewer.locator("[data-testid=replay-slider]").fill("6")
         at_step(viewer, 6)
         assert viewer.evaluate(OFF_SCREEN_JS) == 0
+        assert viewer.evaluate(SIDES_CUT_JS) == []
         shot(viewer, f"replay-omi-{width}x{height}")
         if min(width, height) < 700:  # a phone: the table under the controls, all of it
             fits_the_screen(viewer, s["max"], f"replay-omi-{width}x{height}-fits")

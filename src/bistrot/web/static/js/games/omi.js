@@ -53,6 +53,8 @@ function tokenPips(count, target) {
 export function omiScore(view, ctx) {
   const sides = view.players === 4 ? [0, 1] : [0, 1, 2];
   const mySide = ctx.me === null || ctx.me === undefined ? null : (view.players === 4 ? ctx.me % 2 : ctx.me);
+  // A team named by its players ("Ama & Kasun"), for a spectator or a replay, is long.
+  const byNames = view.players === 4 && sideSubject(view, 0, ctx) === "team";
   const trump = view.trump
     ? h("span", { class: "trump-show", dataset: { trump: view.trump } }, suitEl(view.trump, "big"),
       h("span", { class: "sr-only" }, t(`suit.${view.trump}`)))
@@ -60,7 +62,7 @@ export function omiScore(view, ctx) {
   return h("section", { class: "scoreboard", "aria-label": t("omi.score") },
     h("div", { class: "score-trump", dataset: { testid: "trump" } }, h("span", { class: "label" }, t("omi.trump")), trump),
     h("div", { class: "score-sides" },
-      sides.map((side) => h("div", { class: ["score-side", side === mySide && "mine"], dataset: { side } },
+      sides.map((side) => h("div", { class: ["score-side", side === mySide && "mine", byNames && "by-names"], dataset: { side } },
         h("span", { class: "side-name" }, sideName(view, side, ctx)),
         h("span", { class: "side-tokens", dataset: { testid: `tokens-${side}` },
           "aria-label": plural("omi.tokens_of", view.tokens[side], { target: view.rules.target }) },
