@@ -131,7 +131,9 @@ export function replayPage(root, tableId, nav, topbar) {
     const total = data.steps.length;
     if (at === 0) return h("p", { class: "replay-caption", dataset: { testid: "replay-caption" } }, t("replay.deal"));
     const step = data.steps[at - 1];
-    const said = rendererFor(view.game).describe({ view, last: { seat: step.seat, action: step.action, by: step.by } }, ctx);
+    // The seat this browser played is "You" (see nameT): its moves are said to it, "You play 8♦".
+    const speaker = mine === null ? ctx : { ...ctx, me: mine, neutral: false };
+    const said = rendererFor(view.game).describe({ view, last: { seat: step.seat, action: step.action, by: step.by } }, speaker);
     const decision = judged.get(step.index);
     const mark = MARKS.includes(decision?.mark) ? decision.mark : null;
     // The best moves by what the seat knew (an Omi card's `best` is double dummy's: hindsight).
