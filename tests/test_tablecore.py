@@ -5,6 +5,7 @@ back; stale computer moves are dropped; presence and grace as the hosts rely on 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from bistrot.errors import IllegalAction
 from bistrot.tablecore.core import Commit, Proposal, TableCore
 from bistrot.tablecore.errors import TableError
 from bistrot.tablecore.plan import PlanDefaults, plan_table
-from bistrot.tablecore.records import StoredTable
+from bistrot.tablecore.records import PresenceRecord, SeatRecord, StoredTable, secret_hash
 
 ANSWER_TYPES = {"ack", "reject", "pong", "state"}
 
@@ -162,6 +163,45 @@ def test_the_views_count_down_the_grace_of_a_seat_left():
     plain, _ = core_for(request)
     assert plain.needs_grace() == [0] and plain.grace_deadlines() == {}
     assert "grace_left" not in plain.seats_info(None)[0]
+
+
+def test_a_table_loaded_back_keeps_who_is_away_and_the_rest_of_each_grace():
+    # Rebuilt by another process (a restart, another node taking it over): the presence stored
+    # with the table, on the wall clock, goes on on the new host's clock: a seat away is still
+    # away, a grace has what was left of it, one past its end is over.
+    plan = plan_table({"game": "omi", "mode": "friends", "bots": {"3": "easy"}}, PlanDefaults(bot_delay_ms=0))
+    friends = [SeatRecord(i, "human", token_hash=secret_hash(f"token {i}"), name=f"P{i}") for i in (1, 2)]
+    presence = [
+        PresenceRecord(0, away=True),
+        PresenceRecord(1, grace_ends=5012.4),
+        PresenceRecord(2, grace_ends=4990.0),
+    ]
+    playing = replace(plan.table, status="playing")  # (grace_s 30)
+    stored = StoredTable(playing, [plan.seats[0], *friends, plan.seats[3]], presence=presence)
+    now = [100.0]  # this host's clock, at the wall clock's 5000.0
+    core = TableCore(stored, clock=lambda: now[0])
+    core.restore_presence(stored.presence, 5000.0, 100.0)
+    assert core.grace_deadlines() == {1: pytest.approx(112.4)}, "what was left of seat 1's grace"
+    seats = core.seats_info(None)
+    assert seats[1]["grace_left"] == 13 and "grace_left" not in seats[0] and "grace_left" not in seats[2]
+    assert [s["away"] for s in seats] == [True, False, True, False], "seat 2's grace ran out meanwhile"
+    turn = core.bot_turn()
+    assert turn is not None and turn.seat == 0 == core.game.to_move, "the computer plays seat 0 at once"
+    assert core.computer_plays(2) and not core.computer_plays(1)
+    # What the host stores again: the same, on the wall clock.
+    assert core.presence_records(5001.0, 101.0) == [
+        PresenceRecord(0, True), PresenceRecord(1, False, pytest.approx(5012.4)), PresenceRecord(2, True),
+        PresenceRecord(3),
+    ]
+    now[0] = 112.5
+    assert core.grace_over(1) and core.seats[1].away  # the rest ran out, not a whole grace
+    core.connect(0)  # a player back takes the seat again, as ever
+    assert not core.seats[0].away and core.presence_records(5013.0, 112.5)[0] == PresenceRecord(0)
+    # A grace stored longer than the table's (the wall clock was set back) is cut to grace_s;
+    # nothing stored: a whole grace, as before presence was stored.
+    again = TableCore(stored, clock=lambda: 100.0)
+    again.restore_presence([PresenceRecord(1, grace_ends=9000.0)], 5000.0, 100.0)
+    assert again.grace_deadlines() == {0: 130.0, 1: 130.0, 2: 130.0}
 
 
 def test_the_device_holds_every_seat_while_it_is_connected():

@@ -4,12 +4,18 @@ A seat whose player left keeps its place for the table's ``grace_s`` seconds (on
 :meth:`Presence.grace_deadlines`); if nobody comes back by then, the player is *away* and a computer
 player plays the seat (:meth:`Presence.grace_over`) until they return.  A part of
 :class:`~bistrot.tablecore.core.TableCore` (see :mod:`bistrot.tablecore.base`).
+
+Who is away and how much grace is left must outlive the process hosting the table (a server
+restarted, another node taking the table over), or a player who left long ago would be waited for
+a whole grace period again: the host stores :meth:`Presence.presence_records` as they change, and
+hands what it loads back to :meth:`Presence.restore_presence`, with the time on both clocks.
 """
 
 from __future__ import annotations
 
 from bistrot.tablecore.base import CoreBase
 from bistrot.tablecore.plan import HUMAN, PLAYING
+from bistrot.tablecore.records import PresenceRecord
 from bistrot.tablecore.values import Audience, Out
 
 
@@ -93,3 +99,32 @@ class Presence(CoreBase):
             return False
         self.seats[seat].away = True
         return True
+
+    def presence_records(self, now: float, clock_now: float) -> list[PresenceRecord]:
+        """Each seat's presence as it is to be stored with the table: away or not, and the end
+        of its grace period while one runs, on the wall clock (``now``: the wall clock's time,
+        ``clock_now``: :attr:`clock`'s, at the same instant)."""
+        deadlines = self.grace_deadlines()
+        return [
+            PresenceRecord(i, s.away, now + deadlines[i] - clock_now if i in deadlines else None)
+            for i, s in enumerate(self.seats)
+        ]
+
+    def restore_presence(self, stored: list[PresenceRecord], now: float, clock_now: float) -> None:
+        """Start from the presence stored with a table loaded back (``now``: the wall clock's
+        time, ``clock_now``: :attr:`clock`'s, at the same instant): a seat away stays away, and
+        one whose grace period was running gets what is left of it (never more than
+        ``grace_s``), or is away at once if it ran out meanwhile.  A seat with nothing stored
+        starts as it always did: a whole grace period if nobody comes."""
+        for record in stored:
+            if not 0 <= record.seat < len(self.seats) or self.seats[record.seat].record.kind != HUMAN:
+                continue  # (a seat a computer plays has no presence to restore)
+            seat = self.seats[record.seat]
+            if record.away:
+                seat.away = True
+            elif record.grace_ends is not None:
+                left = min(record.grace_ends - now, self.table.grace_s)
+                if left > 0:
+                    seat.grace_until = clock_now + left
+                else:
+                    self.grace_over(record.seat)

@@ -100,6 +100,19 @@ class ChallengeRecord:
     created_at: float
 
 
+@dataclass(frozen=True)
+class PresenceRecord:
+    """What of a seat's presence outlives the process that hosts its table (a restart, another
+    node taking it over): whether its player is ``away`` (a computer plays the seat until they
+    come back) or, while their grace period runs, when it ends: ``grace_ends``, in seconds since
+    the epoch, a clock another process or node shares, where the host's own (monotonic) clock
+    means nothing.  Neither: the player is there, or a whole grace period awaits them."""
+
+    seat: int
+    away: bool = False
+    grace_ends: float | None = None
+
+
 @dataclass
 class StoredTable:
     """A table as loaded back: enough to rebuild it exactly."""
@@ -108,6 +121,7 @@ class StoredTable:
     seats: list[SeatRecord]
     events: list[EventRecord] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)  # the last CHAT_KEPT, oldest first
+    presence: list[PresenceRecord] = field(default_factory=list)  # only seats away or in their grace
 
 
 @dataclass(frozen=True)

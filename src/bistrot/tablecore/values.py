@@ -22,7 +22,8 @@ Out = list[tuple[Audience, dict[str, Any]]]
 
 @dataclass
 class SeatState:
-    """A seat's record and what only lives in memory: its connections, whether it is away."""
+    """A seat's record and its presence: its connections (in memory only), whether it is away
+    and its grace period (stored as they change: :meth:`TableCore.presence_records`)."""
 
     record: SeatRecord
     conns: int = 0
