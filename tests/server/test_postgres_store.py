@@ -28,7 +28,7 @@ from test_storage_contract import SEATS, ev, table
 from bistrot.server import migrations
 from bistrot.server.postgres import PostgresStorage
 from bistrot.server.schema import room_metadata
-from bistrot.server.storage import ChatLine, LeaseLost, SeatRecord, StoredTable, StoreUnusable
+from bistrot.server.storage import ChatLine, LeaseLost, PresenceRecord, SeatRecord, StoredTable, StoreUnusable
 
 if TYPE_CHECKING:
     from tests.postgres_server import PostgresServer
@@ -119,6 +119,8 @@ def test_a_database_of_an_older_bistrot_is_upgraded_keeping_its_rows(url: str) -
             assert compare_metadata(MigrationContext.configure(conn), room_metadata(cluster=True)) == []
         assert sql(url, "SELECT id FROM nodes") == [("old",)]
         assert sql(url, "SELECT table_id, hints FROM seats") == [("t", 0)]  # 0003's column, on old rows
+        # 0013's presence, on old rows: none stored (not away, no grace), so as before it.
+        assert sql(url, "SELECT away, grace_ends FROM seats") == [(0, None)]
     finally:
         engine.dispose()
 
@@ -193,12 +195,15 @@ async def test_a_node_whose_lease_ran_out_can_store_nothing_more(url: str) -> No
         await a.save_seats("t", [replace(SEATS[1], seat=0), replace(SEATS[0], seat=1)], "waiting")
     with pytest.raises(LeaseLost):  # marking a's old table as rematched is a write of it too
         await a.create_table(table("rematch", rematch_of="t"), SEATS)
+    with pytest.raises(LeaseLost):  # so is a seat's presence (a grace period a's timer started)
+        await a.save_presence("t", [PresenceRecord(0, grace_ends=time.time() + 30)])
     assert await b.load_table("t") == before and await b.load_table("rematch") is None
     assert not await a.claim("t")  # not live: a takes nothing back
 
     await b.append("t", [ev(2)], "playing", None)  # the new owner goes on from the same seq
+    await b.save_presence("t", [PresenceRecord(0, away=True)])
     assert (await b.load_table("t")) == replace(
-        before, table=replace(before.table, seq=2), events=[ev(1), ev(2)]
+        before, table=replace(before.table, seq=2), events=[ev(1), ev(2)], presence=[PresenceRecord(0, True)]
     )
     assert await b.owner("t") == "node-b"
     for store in (a, b):
@@ -219,6 +224,8 @@ async def test_a_fenced_append_must_follow_the_stored_seq(url: str) -> None:
         await a.append("ghost", [ev(1)], "playing", None)
     with pytest.raises(LookupError):
         await a.save_seats("ghost", [SeatRecord(0, "open")], "waiting")
+    with pytest.raises(LookupError):
+        await a.save_presence("ghost", [PresenceRecord(0, away=True)])
     await a.append("t", [ev(3)], "playing", None)
     await a.save_seats("t", [SeatRecord(2, "human", token_hash="h", name="Nimal")], "playing")
     assert (await a.load_table("t")).table.seq == 3

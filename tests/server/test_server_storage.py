@@ -12,7 +12,7 @@ import pytest
 from server_harness import Client, ThreadServer, http, make_settings, open_table, play_out
 
 from bistrot.server.sqlite import SQLiteStorage
-from bistrot.server.storage import EventRecord, SeatRecord, TableRecord
+from bistrot.server.storage import EventRecord, PresenceRecord, SeatRecord, TableRecord
 
 
 def record(table_id: str, status: str = "playing") -> TableRecord:
@@ -84,6 +84,33 @@ def test_the_database_is_one_wal_file_left_whole_on_close(tmp_path: Path):
         ]
         assert conn.execute("SELECT client_id FROM events").fetchall() == [('"k"',)]
     conn.close()
+
+
+def test_a_file_made_before_presence_was_stored_gains_it_and_its_seats_start_as_before(tmp_path: Path):
+    # As migration 0013 does for PostgreSQL: the columns are added on start, every old seat with
+    # no presence stored (not away, no grace: what a table loaded back always had before).
+    path = tmp_path / "room.db"
+
+    async def made_before() -> None:
+        store = SQLiteStorage(path)
+        await store.start()
+        await store.create_table(record("t"), [SeatRecord(0, "human", token_hash="h")])
+        await store.close()
+
+    async def opened_again() -> None:
+        store = SQLiteStorage(path)
+        await store.start()
+        assert (await store.load_table("t")).presence == []
+        await store.save_presence("t", [PresenceRecord(0, away=True)])
+        assert (await store.load_table("t")).presence == [PresenceRecord(0, away=True)]
+        await store.close()
+
+    run(made_before())
+    with sqlite3.connect(path) as conn:  # as the version before left its files
+        conn.execute("ALTER TABLE seats DROP COLUMN grace_ends")
+        conn.execute("ALTER TABLE seats DROP COLUMN away")
+    conn.close()
+    run(opened_again())
 
 
 def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(tmp_path: Path):

@@ -36,14 +36,17 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
+from sqlalchemy import select
 
 from bistrot.server.postgres import PostgresStorage
+from bistrot.server.schema import tables
 from bistrot.server.sqlite import SQLiteStorage
 from bistrot.server.storage import (
     AnalysisRecord,
     ChallengeRecord,
     ChatLine,
     EventRecord,
+    PresenceRecord,
     SeatRecord,
     Storage,
     StoredTable,
@@ -618,6 +621,34 @@ async def test_a_seat_s_hints_are_stored_with_it(kit: Kit) -> None:
         await store.save_seats("t1", [replace(SEATS[0], hints=3)], "playing")
     async with kit.store() as store:
         assert [s.hints for s in (await loaded(store, "t1")).seats] == [3, 0, 0, 0]
+
+
+@contract
+async def test_a_seat_s_presence_is_stored_with_it_and_nothing_else_moves(kit: Kit) -> None:
+    # Who is away, and when a grace period ends, outlive the process hosting the table
+    # (tablecore/presence.py): given back with the table; only seats with either come back.
+    def updated_at(conn: Any) -> float:
+        return float(conn.execute(select(tables.c.updated_at).where(tables.c.id == "t1")).scalar_one())
+
+    async with kit.store() as store:
+        await store.create_table(table("t1"), SEATS)
+        await store.create_table(table("t2"), SEATS)
+        assert (await loaded(store, "t1")).presence == [], "nothing stored: nobody away, no grace"
+        before = await store.snapshot(updated_at)
+        presence = [PresenceRecord(0, grace_ends=1.7e9 + 30.25), PresenceRecord(3, away=True)]
+        await store.save_presence("t1", [presence[0], PresenceRecord(1), presence[1]])
+        assert await store.load_table("t1") == StoredTable(table("t1"), SEATS, presence=presence)
+        assert await store.snapshot(updated_at) == before, "presence is no move of the table"
+        await store.save_seats("t1", [replace(SEATS[0], hints=2)], "playing")  # seats keep it
+        assert (await loaded(store, "t1")).presence == presence
+        # Seat 0 back, seat 3 back then gone again: a grace of its own.
+        later = [PresenceRecord(0), PresenceRecord(3, grace_ends=1.7e9 + 90.5)]
+        await store.save_presence("t1", later)
+        with kit.refused():  # only a table that exists
+            await store.save_presence("ghost", presence)
+    async with kit.store() as store:  # durable, and the other table untouched
+        assert (await loaded(store, "t1")).presence == later[1:]
+        assert (await loaded(store, "t2")).presence == []
 
 
 @contract

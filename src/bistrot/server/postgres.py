@@ -18,7 +18,8 @@ table's seq is the one just before the new events); otherwise nothing is written
 commit for a table another node has taken.  A node id may be reused by a later process (say, the
 host's name, restarted after a crash) once its lease is over: each registration is a new
 generation of the id, and leases and fences check the generation, so the older process, if it
-was only paused, can no longer renew nor write.
+was only paused, can no longer renew nor write.  (A write of seats' presence changes nothing of
+the table's row: it locks it, on the same conditions.)
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from bistrot.server.schema import (
     chat_trim,
     history_queries,
     history_rows,
+    presence_values,
     room_metadata,
     seat_row,
     stored_table,
@@ -73,6 +75,7 @@ from bistrot.server.storage import (
     HistoryRow,
     InTransaction,
     LeaseLost,
+    PresenceRecord,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -152,6 +155,20 @@ WITH moved AS (
     WHERE seats.table_id = moved.id AND seats.seat = s.seat
 )
 SELECT count(*) FROM moved
+"""
+# A seat's presence changes no column of its table's row: the row is only locked (as the other
+# writes' UPDATE locks it, so a claim by another node is waited for, then seen) where the fence holds.
+_SAVE_PRESENCE = """
+WITH owned AS (
+    SELECT id FROM tables WHERE id = :id {fence} FOR SHARE
+), placed AS (
+    UPDATE seats SET away = p.away, grace_ends = p.grace_ends
+    FROM owned, unnest(
+        CAST(:seats AS integer[]), CAST(:aways AS integer[]), CAST(:grace_ends AS float8[])
+    ) AS p (seat, away, grace_ends)
+    WHERE seats.table_id = owned.id AND seats.seat = p.seat
+)
+SELECT count(*) FROM owned
 """
 # Why a fenced write matched no row.
 _WHY_NOT = f"SELECT owner, seq, {_LIVE} AS live FROM tables WHERE id = :id"
@@ -241,6 +258,7 @@ class PostgresStorage:
         self._append_sql = psycopg_sql(_APPEND.format(fence=f"{_FENCE} AND seq = :prev" if node else ""))
         self._append_text = text(_APPEND.format(fence=f"{_FENCE} AND seq = :prev" if node else ""))
         self._save_seats_sql = text(_SAVE_SEATS.format(fence=_FENCE if node else ""))
+        self._save_presence_sql = text(_SAVE_PRESENCE.format(fence=_FENCE if node else ""))
         #: Writes so far (each its own commit), and the last write times in seconds.
         self.writes = 0
         self.write_times = LatencyWindow()
@@ -558,6 +576,23 @@ class PostgresStorage:
 
         async def write(conn: AsyncConnection) -> None:
             if (await conn.execute(self._save_seats_sql, params)).scalar_one() != 1:
+                await self._why_not(conn, table_id)
+
+        await self._write(write)
+
+    async def save_presence(self, table_id: str, presence: list[PresenceRecord]) -> None:
+        rows = [presence_values(p) for p in presence]
+        params = {
+            "id": table_id,
+            "node": self.node,
+            "generation": self._generation,
+            "seats": [p.seat for p in presence],
+            "aways": [row["away"] for row in rows],
+            "grace_ends": [row["grace_ends"] for row in rows],
+        }
+
+        async def write(conn: AsyncConnection) -> None:
+            if (await conn.execute(self._save_presence_sql, params)).scalar_one() != 1:
                 await self._why_not(conn, table_id)
 
         await self._write(write)

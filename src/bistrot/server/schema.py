@@ -51,6 +51,7 @@ from bistrot.tablecore.records import (
     ChatLine,
     EventRecord,
     HistoryRow,
+    PresenceRecord,
     SeatRecord,
     StoredTable,
     TableRecord,
@@ -107,6 +108,10 @@ def room_metadata(*, cluster: bool = False) -> MetaData:
         # have a default.
         Column("hints", Integer, nullable=False, server_default="0"),
         Column("profile", String),  # migration 0006: its player's public profile id
+        # Migration 0013: its presence (tablecore/presence.py), kept across a restart or a
+        # takeover: its player is away (0 or 1), or their grace period ends then (epoch seconds).
+        Column("away", Integer, nullable=False, server_default="0"),
+        Column("grace_ends", Float),
         Index("seats_profile", "profile"),
     )
     Table(
@@ -469,12 +474,23 @@ def stored_table(
     done = [
         EventRecord(r["seq"], r["actor"], r["action"], r["by"], r["client_id"], r["time"]) for r in event_rows
     ]
+    seat_rows = list(seat_rows)
     return StoredTable(
         table_record(row),
         [seat_record(r) for r in seat_rows],
         done,
         sorted(said, key=lambda line: line.n),
+        [
+            PresenceRecord(r["seat"], bool(r["away"]), r["grace_ends"])
+            for r in seat_rows
+            if r["away"] or r["grace_ends"] is not None
+        ],
     )
+
+
+def presence_values(p: PresenceRecord) -> dict[str, Any]:
+    """The ``seats`` columns of one seat's presence."""
+    return {"away": int(p.away), "grace_ends": p.grace_ends}
 
 
 #: Most tables one history request may name (``POST /api/history``; the stores read them at once).

@@ -67,6 +67,7 @@ from bistrot.server.schema import (
     history_queries,
     history_rows,
     metadata,
+    presence_values,
     seat_row,
     seats,
     stored_table,
@@ -83,6 +84,7 @@ from bistrot.server.storage import (
     EventRecord,
     HistoryRow,
     InTransaction,
+    PresenceRecord,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -400,6 +402,18 @@ class SQLiteStorage:
             )
             if moved.rowcount != 1:
                 raise LookupError(f"no table {table_id!r}")
+
+        await self._write(write)
+
+    async def save_presence(self, table_id: str, presence: list[PresenceRecord]) -> None:
+        there = select(tables.c.id).where(tables.c.id == table_id)
+
+        def write(conn: Connection) -> None:
+            if conn.execute(there).first() is None:
+                raise LookupError(f"no table {table_id!r}")
+            for p in presence:
+                where = (seats.c.table_id == table_id, seats.c.seat == p.seat)
+                conn.execute(update(seats).where(*where).values(presence_values(p)))
 
         await self._write(write)
 

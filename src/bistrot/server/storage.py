@@ -21,6 +21,7 @@ from bistrot.tablecore.records import (
     ChatLine,
     EventRecord,
     HistoryRow,
+    PresenceRecord,
     ResultRow,
     SeatRecord,
     StoredTable,
@@ -37,6 +38,7 @@ __all__ = [
     "EventRecord",
     "HistoryRow",
     "LeaseLost",
+    "PresenceRecord",
     "ResultRow",
     "SeatRecord",
     "Storage",
@@ -154,6 +156,12 @@ class Storage(Protocol):
 
     async def save_seats(self, table_id: str, seats: list[SeatRecord], status: str) -> None:
         """Replace the given seats' records and set the table's status, atomically."""
+        ...
+
+    async def save_presence(self, table_id: str, presence: list[PresenceRecord]) -> None:
+        """Replace the given seats' presence (away, or when a grace period ends), which
+        :meth:`load_table` gives back in :attr:`StoredTable.presence`.  Fenced as every write of
+        a table, but nothing else of it changes (not its ``updated_at``: nobody moved)."""
         ...
 
     async def add_chat(self, table_id: str, line: ChatLine) -> None:

@@ -41,7 +41,7 @@ def head() -> str:
     """The newest revision.
 
     >>> head()
-    '0012'
+    '0013'
     """
     revision = ScriptDirectory.from_config(config()).get_current_head()
     assert revision is not None
