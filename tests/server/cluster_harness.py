@@ -46,10 +46,14 @@ def node_env() -> dict[str, str]:
     }
 
 
-def start_nodes(tmp_path: Path, db_url: str, redis_url: str, count: int = 3) -> list[ProcessServer]:
+def start_nodes(
+    tmp_path: Path, db_url: str, redis_url: str, count: int = 3, env: dict[str, str] | None = None
+) -> list[ProcessServer]:
+    """``count`` nodes, each with :func:`node_env` and ``env`` (a test's own settings)."""
     return [
         ProcessServer(
-            tmp_path / f"unused{n}.db", "--database-url", db_url, "--redis-url", redis_url, env=node_env()
+            tmp_path / f"unused{n}.db", "--database-url", db_url, "--redis-url", redis_url,
+            env={**node_env(), **(env or {})},
         ).start()
         for n in range(count)
     ]
@@ -107,6 +111,16 @@ def stored_events(db_url: str, table: str) -> list[tuple[int, int, str, str | No
             "SELECT seq, actor, action, client_id FROM events WHERE table_id = %s ORDER BY seq", [table]
         ).fetchall()
     return [(int(r[0]), int(r[1]), r[2], r[3]) for r in rows]
+
+
+def stored_presence(db_url: str, table: str, seat: int) -> tuple[int, float | None]:
+    """(away, grace_ends) of a seat as stored (tablecore/presence.py)."""
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(
+            "SELECT away, grace_ends FROM seats WHERE table_id = %s AND seat = %s", [table, seat]
+        ).fetchone()
+    assert row is not None, (table, seat)
+    return int(row[0]), row[1]
 
 
 def friends_table(nodes: list[Any], target: int = 1) -> tuple[str, list[str], str]:

@@ -2,11 +2,12 @@
 
 A friends table whose four players and a spectator are connected to different nodes plays
 through the owner; the owner killed with SIGKILL mid-match, another node owns the table within
-5 s and the match finishes with every acknowledged action stored once, seqs contiguous; an owner
-paused (SIGSTOP) past its lease stores nothing after it is resumed; a game goes on across a Redis
-restart and a PostgreSQL outage longer than every lease; a table plays through nginx set up
-by docs/deploy.md's own configuration; and a node says it has started only once the others can
-reach it.
+5 s and the match finishes with every acknowledged action stored once, seqs contiguous; a friend
+away stays away and another's grace period goes on with what was left of it on the node that takes
+the table over; an owner paused (SIGSTOP) past its lease stores nothing after it is resumed; a game
+goes on across a Redis restart and a PostgreSQL outage longer than every lease; a table plays
+through nginx set up by docs/deploy.md's own configuration; and a node says it has started only
+once the others can reach it.
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ from cluster_harness import (
     check_stored,
     check_table,
     friends_table,
+    live_owner,
     node_env,
     owner_of,
     play,
+    reconnect,
     start_nodes,
     stored,
+    stored_presence,
 )
 from server_harness import TIMEOUT, Client, ProcessServer, drain, drive, settle
 from websockets.exceptions import ConnectionClosed
@@ -97,6 +101,60 @@ def test_a_table_plays_across_nodes_and_survives_its_owner_killed(
         assert all(c.view["is_over"] for c in players)
         check_stored(db_url, tid, {**before, **acks_of(players)})
         for client in players:
+            client.close()
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+def test_who_is_away_and_the_grace_left_survive_the_owner_killed(
+    postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    grace_s = 12.0
+    db_url = postgres.create_database("cluster_presence")
+    nodes = start_nodes(tmp_path, db_url, redis_server.url(), count=2, env={"BISTROT_GRACE_S": str(grace_s)})
+
+    def until(seat: int, holds: Callable[[tuple[int, float | None]], bool]) -> tuple[int, float | None]:
+        deadline = time.monotonic() + 20
+        while not holds(found := stored_presence(db_url, tid, seat)):
+            assert time.monotonic() < deadline, f"seat {seat} stored as {found}"
+            time.sleep(0.05)
+        return found
+
+    try:
+        tid, tokens, _watch = friends_table(nodes)
+        owner = live_owner(nodes, db_url, tid)
+        other = next(n for n in nodes if n is not owner)
+        players = [Client(other.url, tid, t) for t in tokens]  # relayed to the owner
+        for client in players:
+            settle(client)
+        # Seat 1 leaves and its grace runs out: away, a computer plays it.  Seat 2 leaves then.
+        players[1].close()
+        players[0].wait_for(lambda m: m["type"] == "state" and m["view"]["seats"][1]["away"], timeout=30)
+        assert until(1, lambda found: found[0] == 1) == (1, None)
+        players[2].close()
+        _, ends = until(2, lambda found: found[1] is not None and found[1] > time.time())
+        assert ends is not None
+        while time.time() < ends - grace_s + 2:  # two seconds of seat 2's grace gone, then the crash
+            time.sleep(0.05)
+        first_owner = owner_of(db_url, tid)
+        owner.kill()
+        killed_at = time.monotonic()
+        while owner_of(db_url, tid) == first_owner:
+            assert time.monotonic() - killed_at < TAKEOVER_S, "nobody took the table over"
+            time.sleep(0.05)
+
+        back = reconnect(other.url, tid, tokens[0], since=players[0].seq)
+        told_at = time.time()
+        seats = back.view["seats"]
+        assert seats[1]["away"] and seats[1]["level"] and "grace_left" not in seats[1], "still away"
+        assert not seats[2]["away"] and not seats[2]["connected"]
+        # What was left of seat 2's grace, not a whole one again.
+        assert seats[2]["grace_left"] <= grace_s - 2 and abs(seats[2]["grace_left"] - (ends - told_at)) <= 1.5
+        # Seat 2 back: its grace is over, stored so by the new owner (fenced by its own lease).
+        returned = reconnect(other.url, tid, tokens[2], since=0)
+        assert until(2, lambda found: found[1] is None) == (0, None)
+        for client in (*players, back, returned):
             client.close()
     finally:
         for node in nodes:

@@ -139,6 +139,12 @@ class Table:
         )
         self.id = self.core.id
         self.record = self.core.table
+        # Loaded back (a restart, another node taking the table over): seats away stay away and
+        # grace periods go on where they were, on this process's clock.
+        self.core.restore_presence(stored.presence, time.time(), time.monotonic())
+        #: Each seat's presence as last stored (or loaded): see :meth:`_note_presence`.
+        self._presence_stored = self._presence()
+        self._presence_due = False
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -332,6 +338,7 @@ class Table:
         for seat in set(due) - set(self._grace):
             wait = max(0.0, due[seat] - time.monotonic())
             self._grace[seat] = loop.call_later(wait, self.post, self._do_grace_over, seat)
+        self._note_presence()
 
     async def _do_grace_over(self, seat: int) -> None:
         if self._grace.pop(seat, None) is None:
@@ -340,6 +347,34 @@ class Table:
         if effects:
             log.info("table %s: seat %d is away; a computer player takes over", self.id[:6], seat)
         await self._perform(effects, None)
+        self._note_presence()
+
+    def _presence(self) -> list[tuple[bool, float | None]]:
+        # Each seat's away flag and grace deadline as the core holds them, on this process's
+        # clock: unlike their wall-clock form, equal until the presence really changes.
+        return [(seat.away, seat.grace_until) for seat in self.core.seats]
+
+    def _note_presence(self) -> None:
+        """Store the seats' presence, after the command running now, if it changed since it was
+        last stored (a grace period started or ended, a seat went away or came back): so a
+        restart or another node taking the table over goes on from it."""
+        if not self._presence_due and self._presence() != self._presence_stored:
+            self._presence_due = True
+            self.post(self._do_store_presence)
+
+    async def _do_store_presence(self) -> None:
+        self._presence_due = False
+        records = self.core.presence_records(time.time(), time.monotonic())
+        presence = self._presence()
+        if presence == self._presence_stored:
+            return
+        try:
+            await self._write("the seats' presence", self.services.storage.save_presence(self.id, records))
+        except StorageFailed:
+            # Logged by _write.  Presence is advisory: the table goes on, and the next change
+            # stores every seat's again.
+            return
+        self._presence_stored = presence
 
     # ------------------------------------------------------------------ messages
 
@@ -472,9 +507,7 @@ class Table:
 
     def _after_change(self) -> None:
         if self.record.status == OVER:
-            for timer in self._grace.values():
-                timer.cancel()
-            self._grace.clear()
+            self._update_grace()  # none runs once the game is over: every timer goes
             return
         self._schedule_bot()
 
