@@ -1,11 +1,25 @@
-"""Safe retries (duplicate ids), reconnecting with since, and seats kept or taken over."""
+"""Safe retries (duplicate ids), reconnecting with since, and seats kept or taken over (their
+presence stored, or not, as the store allows)."""
 
 from __future__ import annotations
 
 import random
+import sqlite3
+import time
 
 import pytest
-from server_harness import Client, ThreadServer, drive, http, log_of, make_settings, open_table, settle
+from server_harness import (
+    TIMEOUT,
+    AllRecords,
+    Client,
+    ThreadServer,
+    drive,
+    http,
+    log_of,
+    make_settings,
+    open_table,
+    settle,
+)
 
 
 def test_a_repeated_id_gets_its_first_answer_again_and_acts_once(server):
@@ -149,3 +163,40 @@ def test_a_player_back_within_the_grace_period_was_never_replaced(server):
     assert all(not (m["last"] and m["last"]["seat"] == 0) for m in watcher.messages if m["type"] == "state")
     me.close()
     watcher.close()
+
+
+def test_a_presence_the_store_refuses_is_logged_and_the_table_plays_on(server, all_records: AllRecords):
+    # Who is away and how much grace is left are advisory (stored so a restart goes on from
+    # them): a write of them that fails loses nothing of the game, and the next one stores it all.
+    table = open_table(server.url, mode="computer", level="easy")
+    tid, token = table["table"], table["seats"][0]["token"]
+
+    def sql(statement: str) -> list[tuple[object, ...]]:
+        with sqlite3.connect(server.settings.db) as conn:
+            rows = conn.execute(statement, (tid,) if "?" in statement else ()).fetchall()
+        conn.close()
+        return rows
+
+    def until(done, what: str) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while not done():
+            assert time.monotonic() < deadline, what
+            time.sleep(0.02)
+
+    sql(
+        "CREATE TRIGGER no_presence BEFORE UPDATE OF away, grace_ends ON seats "
+        "BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+    )
+    with Client(server.url, tid, token) as me:
+        me.wait_turn_or_end()
+    refused = "presence could not be stored"
+    until(lambda: any(refused in r.getMessage() for r in all_records.records), "the refusal was not logged")
+    grace_ends = "SELECT grace_ends FROM seats WHERE table_id = ? AND seat = 0"
+    [(stale,)] = sql(grace_ends)  # what was stored before the trigger, if anything
+    with Client(server.url, tid, token) as me:
+        view = me.wait_turn_or_end()
+        assert view["seats"][0]["connected"] and me.act(view["legal"][0])["type"] == "ack"
+        sql("DROP TRIGGER no_presence")
+    # The store takes writes again: the grace this leaving starts is stored.
+    until(lambda: sql(grace_ends)[0][0] not in (None, stale), "the grace was not stored")
+    assert 0 < sql(grace_ends)[0][0] - time.time() <= 30
