@@ -88,7 +88,7 @@ WS_WATCH = """
 })();
 """
 
-#: From the kill to the page playing again: the lease (1.5 s), a sweep (1 s), the page's backoff
+#: From the kill to the page playing again: the lease (2 s), a sweep (1 s), the page's backoff
 #: (at most 5 s a try), with room to spare on a busy machine.
 BACK_S = 30.0
 
@@ -211,7 +211,7 @@ def test_the_page_follows_its_table_when_the_owner_node_is_killed(room: Room, pa
 
 
 #: How long the owner stays paused: the page must be back well before it resumes (its keep-alive
-#: gives the socket up after about 3 s, the lease runs out after 1.5 s).
+#: gives the socket up after about 3 s, the lease runs out after 2 s).
 PAUSE_S = 20.0
 
 
