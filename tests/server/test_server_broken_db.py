@@ -4,11 +4,13 @@ others play on (docs/server.md, "Damaged and foreign databases")."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -229,6 +231,21 @@ def test_healthz_lists_no_broken_table_on_a_sound_database(server: ThreadServer)
     assert body["store_writable"] is True and body["store"]["failed_writes"] == 0
 
 
+def _wait_for_graces_stored(db: Path, table_ids: list[str]) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    marks = ",".join("?" * len(table_ids))
+    query = (
+        "SELECT count(DISTINCT table_id) FROM seats"
+        f" WHERE grace_ends IS NOT NULL AND table_id IN ({marks})"
+    )
+    while True:
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            if conn.execute(query, table_ids).fetchone()[0] == len(table_ids):
+                return
+        assert time.monotonic() < deadline, "the tables' grace periods were not stored"
+        time.sleep(0.02)
+
+
 def _damage_an_index_of_seats(db: Path) -> None:
     """Overwrite the root page of the seats' key index while the server runs: reads of
     ``tables`` still work, every new table fails to store."""
@@ -251,6 +268,9 @@ def test_a_database_damaged_while_the_server_runs_is_reported_and_refusals_are_j
     settings = make_settings(tmp_path)
     with ThreadServer(settings) as server:
         made = [open_table(server.url, mode="hotseat") for _ in range(3)]
+        # Nobody connected: each table stores that its seats' grace periods have started (a
+        # write of its own, after the table's); damaged before that, it would fail too.
+        _wait_for_graces_stored(Path(settings.db), [table["table"] for table in made])
         _damage_an_index_of_seats(Path(settings.db))
         answers = []
         for _ in range(2):
