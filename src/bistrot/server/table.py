@@ -364,10 +364,10 @@ class Table:
 
     async def _do_store_presence(self) -> None:
         self._presence_due = False
-        records = self.core.presence_records(time.time(), time.monotonic())
         presence = self._presence()
         if presence == self._presence_stored:
             return
+        records = self.core.presence_records(time.time(), time.monotonic())
         try:
             await self._write("the seats' presence", self.services.storage.save_presence(self.id, records))
         except StorageFailed:
