@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -45,6 +46,9 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     if not match:
         os.killpg(proc.pid, signal.SIGTERM)
         raise SystemExit(f"bistrot serve did not start: {line}")
+    # Its warnings go on to our stderr as they come: an unread pipe fills, and the server then
+    # hangs in its next log line.
+    threading.Thread(target=sys.stderr.writelines, args=(proc.stdout,), daemon=True).start()
     return proc, match.group(1)
 
 

@@ -15,9 +15,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 from tests.lanes import starting
 
@@ -49,7 +51,14 @@ def missing_browser() -> str | None:
 
 
 class Server:
-    """One ``bistrot serve`` subprocess; ``restart()`` keeps the port and the database."""
+    """One ``bistrot serve`` subprocess; ``restart()`` keeps the port and the database.
+
+    Its output is read as it comes (``output``): an unread pipe fills, and the server then hangs
+    in its next log line, which a page sees as a server that never answers.
+    """
+
+    #: Those running now: a failed test's report ends with what they printed.
+    running: list[Server] = []  # noqa: RUF012 (a registry, shared on purpose)
 
     def __init__(
         self, db: Path, port: int = 0, grace_s: float = 30.0, host: str = "127.0.0.1",
@@ -60,6 +69,8 @@ class Server:
         self.python = python  # the interpreter whose installed bistrot runs
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
+        self.output: list[str] = []
+        self.drainer: threading.Thread | None = None
 
     def start(self) -> None:
         starting("process", "a `bistrot serve` process")
@@ -83,6 +94,10 @@ class Server:
             rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
             self.stop()
             raise RuntimeError(f"bistrot serve did not start: {line}{rest}")
+        self.output.append(line)
+        self.drainer = threading.Thread(target=self._drain, args=(self.proc.stdout,), daemon=True)
+        self.drainer.start()
+        Server.running.append(self)
         self.port = int(match.group(2))
         # Listening on every interface: the page is opened at loopback, as on the machine itself.
         self.base = f"http://127.0.0.1:{self.port}" if self.host == "0.0.0.0" else match.group(1)
@@ -96,7 +111,13 @@ class Server:
         self.stop()
         raise RuntimeError("bistrot serve never answered /healthz")
 
+    def _drain(self, stdout: IO[str]) -> None:
+        for line in stdout:
+            self.output.append(line)
+
     def stop(self) -> None:
+        if self in Server.running:
+            Server.running.remove(self)
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
@@ -104,6 +125,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=5)
+        if self.drainer:  # (it reads to the end of what the server printed before it exited)
+            self.drainer.join(timeout=5)
+            self.drainer = None
         if self.proc and self.proc.stdout:
             self.proc.stdout.close()
         self.proc = None
@@ -173,6 +197,19 @@ class Pages:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: is_csp_report(message.text) and self.csp.append(message.text))
         return page
+
+    def describe(self, chars: int = 400) -> str:
+        """Each open page's address and the start of its visible text (a toast says why a
+        request was refused)."""
+        lines = []
+        for i, context in enumerate(self.contexts):
+            for j, page in enumerate(context.pages):
+                try:
+                    text = page.evaluate("document.body ? document.body.innerText : ''")
+                except Exception as error:  # (a closed or hung page: the others still)
+                    text = f"(no text: {error})"
+                lines.append(f"page {i}-{j} at {page.url}:\n{' '.join(str(text).split())[:chars]}")
+        return "\n".join(lines)
 
     def close(self) -> None:
         for context in self.contexts:

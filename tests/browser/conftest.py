@@ -60,13 +60,24 @@ def browser() -> Iterator[object]:
 #: Set on a test whose call failed: its pages are photographed before they close.
 FAILED = pytest.StashKey[bool]()
 FAILURES = Path(__file__).resolve().parents[2] / "test-artifacts" / "failures"
+#: How much of each server's output a failed test's report shows.
+OUTPUT_LINES = 80
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A failed test's pages are photographed (``pages``), and its report ends with where each
+    page was and what it said, and what each running ``bistrot serve`` printed last: a rare
+    failure is read from these."""
     report = yield
     if report.when == "call" and report.failed:
         item.stash[FAILED] = True
+        opened = getattr(item, "funcargs", {}).get("pages")
+        if isinstance(opened, Pages):
+            report.sections.append(("pages", opened.describe()))
+        for n, server in enumerate(Server.running):
+            tail = "".join(server.output[-OUTPUT_LINES:])
+            report.sections.append((f"bistrot serve #{n} ({server.base})", tail))
     return report
 
 
