@@ -54,3 +54,29 @@ def test_the_form_stays_put_as_the_page_fills_and_the_lobby_changes(own_server, 
     page.wait_for_function(f"() => ({ROWS_JS})() === 2")
     assert page.evaluate(FORM_AT_JS) == pytest.approx(first, abs=1), "the lobby's tables moved the form"
     shot(page, f"home-steady-{width}x{height}")
+
+
+def test_the_form_stays_put_on_a_phone_as_offline_play_becomes_ready(server, pages):
+    """The line saying offline play is ready comes a moment after the first paint, and wraps on a
+    phone: the form moved down 22 px as it came (its placeholder was one line), so a tap meant for
+    "With friends" landed above it and a computer table opened instead (a full run's failure: the
+    friends table's join link never came)."""
+    page = pages.new(width=360, height=640, mobile=True)
+    held = []  # the server's answer on offline play, given only when the test says
+    page.route("**/offline/status", lambda route: held.append(route))
+    page.goto(server.base + "/")
+    page.wait_for_selector("[data-testid=mode-hotseat]", state="attached")
+    for _ in range(300):  # asked for, within 15 s
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked whether offline play is offered"
+    assert page.locator("[data-testid=offline-ready]").count() == 0
+    first = page.evaluate(FORM_AT_JS)
+
+    held[0].continue_()
+    page.wait_for_selector("[data-testid=offline-ready]", timeout=60000)
+    tall = page.locator("[data-testid=offline-ready]").bounding_box()["height"]
+    assert tall > 30, "the test needs the line to wrap on this phone (else it shows nothing)"
+    moved = "offline play becoming ready moved the form"
+    assert page.evaluate(FORM_AT_JS) == pytest.approx(first, abs=1), moved

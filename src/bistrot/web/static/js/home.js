@@ -209,11 +209,18 @@ export function homePage(root, nav, topbar) {
     if (isOffline()) {
       return h("p", { class: "offline-note", role: "status", dataset: { testid: "offline-note" } }, t("offline.you_are_offline"));
     }
-    if (install.state === "ready") return h("p", { class: "offline-ready", dataset: { testid: "offline-ready" } }, t("offline.ready"));
-    if (install.state === "installing") return h("p", { class: "offline-ready pending" }, t("offline.installing"));
-    // Not known yet: its line kept, unseen, so that the page does not move when it is.
-    if (install.state === "unknown") return h("p", { class: "offline-ready placeholder", "aria-hidden": "true" }, "\u00a0");
-    return null;
+    if (install.state === "unsupported") return null;  // (known before the first paint)
+    // The state comes a moment after the page is drawn (the service worker answers), and its
+    // text wraps on a phone: one slot as tall as the longer text, whatever it shows (nothing
+    // yet, or nothing if the server offers no offline play), so that the form never moves down
+    // under a finger about to tap it.
+    const line = (state, key, extra) => {
+      const shown = install.state === state;
+      return h("p", { class: ["offline-ready", extra, !shown && "unseen"], "aria-hidden": shown ? null : "true",
+        dataset: { testid: shown ? `offline-${state}` : null } }, t(key));
+    };
+    return h("div", { class: "offline-slot" },
+      line("ready", "offline.ready", null), line("installing", "offline.installing", "pending"));
   }
 
   // Play now and the live lobby lead the page (js/playnow.js): kept across redraws, so that the
