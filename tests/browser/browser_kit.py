@@ -236,6 +236,15 @@ def keep_for_readme(path: Path, name: str) -> None:
     shutil.copyfile(path, target)
 
 
+#: Where the home page's "Hot seat" choice is in the page (not the window: the page may have been
+#: scrolled): what loads after the first paint must not move it (test_home_steady.py).
+FORM_AT_JS = """() => {
+  const scroller = document.querySelector('.home-scroll');
+  const choice = document.querySelector('[data-testid=mode-hotseat]');
+  return choice.getBoundingClientRect().top + scroller.scrollTop;
+}"""
+
+
 def go(page, path: str) -> None:
     """Follow an in-page link to ``path`` (as the page's own links do)."""
     page.evaluate(

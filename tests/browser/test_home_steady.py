@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from .browser_kit import shot
+from .browser_kit import FORM_AT_JS, shot
 
-# Where the "Hot seat" choice is in the page (not the window: the page may have been scrolled).
-FORM_AT_JS = """() => {
-  const scroller = document.querySelector('.home-scroll');
-  const choice = document.querySelector('[data-testid=mode-hotseat]');
-  return choice.getBoundingClientRect().top + scroller.scrollTop;
-}"""
 ROWS_JS = "() => document.querySelectorAll('[data-testid=lobby-omi] li[data-table]').length"
 
 

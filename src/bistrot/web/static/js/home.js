@@ -295,8 +295,6 @@ export function homePage(root, nav, topbar) {
       lobby.node,
       daily.node,
       h("p", { class: "event-link" }, navLink(nav, "/events/new", { dataset: { action: "new-event" } }, t("home.club_event"))),
-      savedBox,
-      historyBox,
       h("h2", { class: "home-own" }, t("home.own_table")),
       h("form", { class: "home-form", id: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
@@ -313,7 +311,11 @@ export function homePage(root, nav, topbar) {
               placeholder: t("home.name_placeholder"), oninput: (e) => { typedName = e.target.value; } }))),
         h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
           h("summary", {}, t("home.rules_options")),
-          h("div", { class: "options" }, optionsOf(form.game).map(option))))));
+          h("div", { class: "options" }, optionsOf(form.game).map(option)))),
+      // Under the form: they fill in after the first paint (this device's saved games, the
+      // server's results), and above it they pushed it down under a returning player's tap.
+      savedBox,
+      historyBox));
     root.append(topbar(), scroller, h("div", { class: "home-dock" },
       h("button", { type: "submit", form: "home-form", class: "btn primary big", dataset: { action: "create" } },
         form.mode === "friends" ? t("home.open_table") : t("home.play"))));
