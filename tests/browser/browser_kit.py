@@ -245,6 +245,42 @@ FORM_AT_JS = """() => {
 }"""
 
 
+class Held:
+    """The first ``count`` requests a page makes to ``pattern`` (a URL glob), held until
+    ``release()`` (later ones go on): what loads after the first paint, made to come when the
+    test says.
+
+        held = Held(page, "**/api/history")
+        page.goto(base + "/")
+        held.asked("this browser's results")
+        ...  # the page as it is before the answer
+        held.release()
+    """
+
+    def __init__(self, page, pattern: str, count: int = 1) -> None:
+        self.page, self.count = page, count
+        self.routes: list = []
+        page.route(pattern, self._hold)
+
+    def _hold(self, route) -> None:
+        if len(self.routes) < self.count:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def asked(self, what: str, within_ms: int = 15000) -> None:
+        """Wait until the page has asked for all ``count`` (``what`` says what they are)."""
+        for _ in range(within_ms // 50):
+            if len(self.routes) == self.count:
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"{len(self.routes)} of {self.count} asked for: {what}")
+
+    def release(self) -> None:
+        for route in self.routes:
+            route.continue_()
+
+
 def go(page, path: str) -> None:
     """Follow an in-page link to ``path`` (as the page's own links do)."""
     page.evaluate(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browser_kit import FORM_AT_JS, shot
+from .browser_kit import FORM_AT_JS, Held, shot
 
 ROWS_JS = "() => document.querySelectorAll('[data-testid=lobby-omi] li[data-table]').length"
 
@@ -21,19 +21,13 @@ def profile_key(server, name: str) -> str:
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 640)])
 def test_the_form_stays_put_as_the_page_fills_and_the_lobby_changes(own_server, pages, width, height):
     page = pages.new(width=width, height=height, mobile=width < 700)
-    held = []  # the day's deals, answered only when the test says
-    page.route("**/api/daily/*", lambda route: held.append(route))
+    held = Held(page, "**/api/daily/*", count=2)  # the day's deals
     page.goto(own_server.base + "/")
     page.wait_for_selector("[data-testid=mode-hotseat]", state="attached")
-    for _ in range(300):  # both games' deals asked for (and held), within 15 s
-        if len(held) == 2:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 2, f"{len(held)} of the two games' deals asked for"
+    held.asked("both games' deals")
     first = page.evaluate(FORM_AT_JS)
 
-    for route in held:
-        route.continue_()
+    held.release()
     page.wait_for_selector("[data-testid=daily-omi] [data-action=daily-play]:not([disabled])")
     page.wait_for_selector("[data-testid=daily-oti] [data-action=daily-play]:not([disabled])")
     page.wait_for_selector("[data-testid=lobby-empty]")
@@ -56,19 +50,14 @@ def test_the_form_stays_put_on_a_phone_as_offline_play_becomes_ready(server, pag
     "With friends" landed above it and a computer table opened instead (a full run's failure: the
     friends table's join link never came)."""
     page = pages.new(width=360, height=640, mobile=True)
-    held = []  # the server's answer on offline play, given only when the test says
-    page.route("**/offline/status", lambda route: held.append(route))
+    held = Held(page, "**/offline/status")  # the server's answer on offline play
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=mode-hotseat]", state="attached")
-    for _ in range(300):  # asked for, within 15 s
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page never asked whether offline play is offered"
+    held.asked("whether offline play is offered")
     assert page.locator("[data-testid=offline-ready]").count() == 0
     first = page.evaluate(FORM_AT_JS)
 
-    held[0].continue_()
+    held.release()
     page.wait_for_selector("[data-testid=offline-ready]", timeout=60000)
     tall = page.locator("[data-testid=offline-ready]").bounding_box()["height"]
     assert tall > 30, "the test needs the line to wrap on this phone (else it shows nothing)"

@@ -18,7 +18,7 @@ import pytest
 
 from . import omi_driver, oti_driver
 from .axe import blocking_violations
-from .browser_kit import FORM_AT_JS, Pages, go, shot
+from .browser_kit import FORM_AT_JS, Held, Pages, go, shot
 from .layout_kit import SIZE_IDS, SIZES
 from .test_offline import device_game, offline_ready  # noqa: F401 (a fixture)
 
@@ -213,17 +213,12 @@ def history_and_omi_replay(server, pages, played: Played, width: int, height: in
     record downloaded.  The page, on that replay."""
     page = pages.new(width=width, height=height, mobile=width < 600, storage=played.storage)
     tag = f"{width}x{height}"
-    held = []  # the server's results, given only once the form's place is taken
-    page.route("**/api/history", lambda route: route.continue_() if held else held.append(route))
+    held = Held(page, "**/api/history")  # the server's results, once the form's place is taken
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=mode-hotseat]", state="attached")
-    for _ in range(300):  # asked for, within 15 s
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page never asked for this browser's results"
+    held.asked("this browser's results")
     form_at = page.evaluate(FORM_AT_JS)
-    held[0].continue_()
+    held.release()
     page.wait_for_selector(f"[data-testid=history] li[data-table='{played.omi}']")
     # (Above the form, the list pushed it down under a returning player's tap.)
     assert page.evaluate(FORM_AT_JS) == pytest.approx(form_at, abs=1), "the history moved the form"
