@@ -215,6 +215,7 @@ def test_known_cards_stay_on_their_seat_at_hot_seat(server, pages, known_at_hot_
     page = pages.new(width=width, height=height, storage=storage)
     page.goto(url)
     page.click("[data-testid=pass-screen] [data-action=take-seat]", timeout=30000)
+    page.wait_for_selector("[data-testid=pass-screen]", state="detached")
     page.wait_for_selector(".oti-seat .oti-hand-count .count")
     seen = page.evaluate(SEAT_BADGES_JS)
     shot(page, f"layout-oti-hotseat-known-{width}x{height}")

@@ -145,13 +145,18 @@ export function overScreen(T, view, ctx) {
 /** Hot seat: the device goes to the next person; nobody's hand is on the page meanwhile. */
 export function passScreen(T, ctx) {
   const name = ctx.name(T.S.passTo);
+  // Whose turn it is is known once every seat's first state has come (session.js checkPass
+  // names them then): a tap before it took the first seat's cards, and the screen came back for
+  // the player who was in fact to play.
+  const known = T.seats.every((seat) => T.S.latest.has(seat));
   return h("div", { class: "pass-screen", role: "dialog", "aria-modal": "true", "aria-label": t("hotseat.pass_to", { name }),
     dataset: { testid: "pass-screen" } },
   h("div", { class: "pass-card" },
     h("div", { class: "pass-backs", "aria-hidden": "true" }, h("div", { class: "card back" }), h("div", { class: "card back" })),
     h("h2", {}, t("hotseat.pass_to", { name })),
     h("p", {}, t("hotseat.others_look_away")),
-    h("button", { type: "button", class: "btn primary big", dataset: { action: "take-seat" }, autofocus: true, onclick: () => T.takeOver() },
+    h("button", { type: "button", class: "btn primary big", dataset: { action: "take-seat" }, autofocus: true,
+      disabled: !known, onclick: () => T.takeOver() },
       t("hotseat.i_am", { name }))));
 }
 
