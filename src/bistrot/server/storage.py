@@ -84,6 +84,17 @@ def database_fault(err: BaseException) -> str | None:
     return None
 
 
+def connection_lost(err: BaseException) -> bool:
+    """Whether ``err`` (or what it wraps) says the connection to the database died under the
+    call (the server restarted or went away), not that the database refused it.
+
+    >>> connection_lost(exc.OperationalError("UPDATE", {}, OSError("gone"), connection_invalidated=True))
+    True
+    """
+    causes = (err, err.__cause__)
+    return any(isinstance(found, exc.DBAPIError) and found.connection_invalidated for found in causes)
+
+
 class WriteFaults:
     """Whether a store takes writes, for ``/healthz``: after a write fails for the database
     itself (:func:`database_fault`), :attr:`fault` says why until a write goes through again.
@@ -109,6 +120,13 @@ class WriteFaults:
         if fault is None:
             return False
         self.failed += 1
+        if connection_lost(err):
+            # Its connection died (the server restarted, or went away): the store could not be
+            # reached, which /healthz's read tells, and not that it refuses writes. Held as a
+            # fault, it outlived the outage until some write went through: a quiet node said
+            # 503 long after its database was back.
+            self.log.warning("a write failed: its connection to the database was lost: %s", fault)
+            return True
         if self.fault is None:
             self.log.error("the database refuses writes: %s", fault, exc_info=err)
         else:
