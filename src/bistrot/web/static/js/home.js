@@ -275,8 +275,10 @@ export function homePage(root, nav, topbar) {
           onclick: (e) => { e.preventDefault(); nav(`/replay/${g.table}`); } }, t("history.replay")))))));
   }
 
+  let drawnOffline = null;  // whether the page was drawn for a browser without a network
   function draw() {
     const offline = isOffline();
+    drawnOffline = offline;
     if (offline && form.mode === "friends") form.mode = "computer";  // not remembered: only for now
     // The page scrolls above a docked Play bar that never covers a field: the form has the
     // window above the bar to itself (a redraw keeps where it was scrolled to).
@@ -331,6 +333,16 @@ export function homePage(root, nav, topbar) {
   draw();
   fillSaved();
   fillHistory();
-  const stop = onOfflineChange(draw);
+  /** The network came or went (the form offers other choices): draw again. Only offline play's
+   * state changed (just after loading, as a first tap comes): only its line, since a form drawn
+   * again between the press and the release of a tap loses the tap (no click is fired on two
+   * different copies of a button). */
+  function offlineChanged() {
+    const slot = root.querySelector(".hero .offline-slot");
+    const line = isOffline() === drawnOffline && offlineLine();
+    if (slot && line) slot.replaceWith(line);
+    else draw();
+  }
+  const stop = onOfflineChange(offlineChanged);
   return { rerender: () => { draw(); fillHistory(); }, destroy: () => { stop(); lobby.destroy(); daily.destroy(); } };
 }
