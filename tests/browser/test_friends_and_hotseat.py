@@ -116,14 +116,20 @@ def test_hot_seat_hides_every_hand_until_the_next_player_taps(server, pages):
     assert snapshot(page)["faces"] >= 1
 
 
-def test_the_name_typed_survives_the_home_page_being_redrawn(server, pages):
-    # The home page redraws itself when the network comes or goes or offline play becomes ready
-    # (often just after loading); a name typed before that must still be there and be sent.
+def test_the_name_and_the_choice_survive_the_network_going_and_coming_back(server, pages):
+    # The home page is drawn again when the network goes or comes back (a table with friends
+    # cannot be opened offline: the computer is offered instead). A name typed before must still
+    # be there and be sent, and the choice of friends must come back with the network.
     page = pages.new()
     page.goto(server.base + "/")
     page.click("label.segment:has([data-testid=mode-friends])")
     page.fill("#your-name", "Nimali")
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.context.set_offline(True)
+    page.wait_for_selector("[data-testid=mode-friends]:disabled")
+    assert page.locator("[data-testid=mode-computer]").is_checked()
+    assert page.locator("#your-name").input_value() == "Nimali"
+    page.context.set_offline(False)
+    page.wait_for_selector("[data-testid=mode-friends]:enabled:checked")
     assert page.locator("#your-name").input_value() == "Nimali"
     page.click("[data-action=create]")
     page.wait_for_selector(".lobby-seats li >> text=Nimali")

@@ -102,6 +102,9 @@ export function homePage(root, nav, topbar) {
     if (!levelsOf(form.game).includes(form.level)) form.level = defaultLevel(form.game);
   };
   settle();
+  /** The way of playing the form offers now: a table with friends needs the network, so offline
+   * it is the computer, and the person's own choice comes back with the network. */
+  const playing = () => (form.mode === "friends" && isOffline() ? "computer" : form.mode);
   // What is typed as "your name" before the form is sent: the form is redrawn when the network
   // comes or goes or offline play becomes ready, and must not lose it.
   let typedName = null;
@@ -129,12 +132,12 @@ export function homePage(root, nav, topbar) {
   const levels = () => levelsOf(form.game);
 
   function modeDetails() {
-    if (form.mode === "computer") {
+    if (playing() === "computer") {
       return h("div", { class: "field" }, h("label", { for: "level" }, t("home.level")),
         h("select", { id: "level", dataset: { testid: "level" }, onchange: (e) => { form.level = e.target.value; remember(); } },
           levels().map((l) => h("option", { value: l, selected: l === form.level }, t(`level.${l}`)))));
     }
-    if (form.mode === "friends") {
+    if (playing() === "friends") {
       return h("div", {}, h("p", { class: "hint" }, t("home.friends_help")),
         h("div", { class: "field" }, h("label", { for: "level" }, t("home.fill_level")),
           h("select", { id: "level", onchange: (e) => { form.level = e.target.value; remember(); } },
@@ -168,10 +171,10 @@ export function homePage(root, nav, topbar) {
       const v = form.rules[form.game][o.name];
       if (v !== undefined && v !== o.default) rules[o.name] = v;
     }
-    const request = { game: form.game, mode: form.mode, rules, level: form.level };
+    const request = { game: form.game, mode: playing(), rules, level: form.level };
     let localNames = null;
-    if (form.mode !== "hotseat" && name) request.name = name;
-    if (form.mode === "hotseat") {
+    if (playing() !== "hotseat" && name) request.name = name;
+    if (playing() === "hotseat") {
       const n = players();
       const bots = {};
       const names = [];
@@ -279,7 +282,6 @@ export function homePage(root, nav, topbar) {
   function draw() {
     const offline = isOffline();
     drawnOffline = offline;
-    if (offline && form.mode === "friends") form.mode = "computer";  // not remembered: only for now
     // The page scrolls above a docked Play bar that never covers a field: the form has the
     // window above the bar to itself (a redraw keeps where it was scrolled to).
     const scrolled = root.querySelector(".home-scroll")?.scrollTop || 0;
@@ -301,14 +303,14 @@ export function homePage(root, nav, topbar) {
       h("form", { class: "home-form", id: "home-form", onsubmit: submit },
         h("fieldset", { class: "games" }, h("legend", {}, t("home.choose_game")), games.map((g) => gameCard(g.name))),
         h("fieldset", { class: "modes" }, h("legend", {}, t("home.how")),
-          h("div", { class: "segmented", role: "radiogroup" }, modesOf(form.game).map((mode) => h("label", { class: ["segment", form.mode === mode && "chosen"],
+          h("div", { class: "segmented", role: "radiogroup" }, modesOf(form.game).map((mode) => h("label", { class: ["segment", playing() === mode && "chosen"],
             title: offline && mode === "friends" ? t("offline.friends_need_network") : null },
-            h("input", { type: "radio", name: "mode", value: mode, checked: form.mode === mode, dataset: { testid: `mode-${mode}` },
+            h("input", { type: "radio", name: "mode", value: mode, checked: playing() === mode, dataset: { testid: `mode-${mode}` },
               disabled: offline && mode === "friends",
               onchange: () => { form.mode = mode; remember(); draw(); } }),
             t(`mode.${mode}`)))),
           modeDetails(),
-          form.mode !== "hotseat" && h("div", { class: "field" }, h("label", { for: "your-name" }, t("home.your_name")),
+          playing() !== "hotseat" && h("div", { class: "field" }, h("label", { for: "your-name" }, t("home.your_name")),
             h("input", { type: "text", id: "your-name", maxlength: "24", value: typedName ?? playerName(), autocomplete: "nickname",
               placeholder: t("home.name_placeholder"), oninput: (e) => { typedName = e.target.value; } }))),
         h("details", { class: "rules-options", open: Object.keys(form.rules[form.game]).length > 0 },
@@ -320,7 +322,7 @@ export function homePage(root, nav, topbar) {
       historyBox));
     root.append(topbar(), scroller, h("div", { class: "home-dock" },
       h("button", { type: "submit", form: "home-form", class: "btn primary big", dataset: { action: "create" } },
-        form.mode === "friends" ? t("home.open_table") : t("home.play"))));
+        playing() === "friends" ? t("home.open_table") : t("home.play"))));
     lobby.draw();
     daily.draw();
     scroller.scrollTop = scrolled;
