@@ -127,8 +127,9 @@ class RedisServer:
 
     def _drain(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            self.output.append(line)
+        with proc.stdout:  # this thread's to close (closed under it, it would die reading)
+            for line in proc.stdout:
+                self.output.append(line)
 
     def stop(self) -> None:
         """Shut Redis down (SIGTERM, SIGKILL if it does not exit) and remove its folder."""
@@ -174,8 +175,9 @@ class RedisServer:
             if self._drainer is not None:
                 self._drainer.join(TIMEOUT)  # its log ends with the process
                 self._drainer = None
-            assert self.proc.stdout is not None
-            self.proc.stdout.close()
+            else:
+                assert self.proc.stdout is not None
+                self.proc.stdout.close()
             self.proc = None
 
 

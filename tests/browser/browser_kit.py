@@ -112,8 +112,11 @@ class Server:
         raise RuntimeError("bistrot serve never answered /healthz")
 
     def _drain(self, stdout: IO[str]) -> None:
-        for line in stdout:
-            self.output.append(line)
+        # The pipe is this thread's to close: closed under it by stop() (a server whose output
+        # had not ended 5 s after it was stopped, on a loaded machine), it died reading.
+        with stdout:
+            for line in stdout:
+                self.output.append(line)
 
     def stop(self) -> None:
         if self in Server.running:
@@ -128,7 +131,7 @@ class Server:
         if self.drainer:  # (it reads to the end of what the server printed before it exited)
             self.drainer.join(timeout=5)
             self.drainer = None
-        if self.proc and self.proc.stdout:
+        elif self.proc and self.proc.stdout:
             self.proc.stdout.close()
         self.proc = None
 
