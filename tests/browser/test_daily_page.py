@@ -98,3 +98,36 @@ def test_offline_the_daily_deal_is_not_offered_and_says_so(server, pages):
     assert "needs the network" in page.locator("[data-testid=daily-offline]").inner_text()
     page.context.set_offline(False)
     page.wait_for_function(DAILY_LOADED_JS, timeout=WAIT_MS)
+
+
+def test_a_tap_on_play_under_way_as_the_profile_answer_comes_is_not_lost(server, pages):
+    """The deal's page draws itself again when the answer on whom it plays as comes. That answer
+    is usually known before (the top bar asked), but not when that first question got no answer
+    (the network): the page asks again, and the answer may come after its Play button. Drawn
+    anew, a press on the old button released on its new copy fired no click; now what is equal
+    is kept, and the tap opens the name dialog (no profile yet)."""
+    page = pages.new()
+    asked: list = []
+
+    def first_lost_second_held(route) -> None:
+        asked.append(route)
+        if len(asked) == 1:
+            route.abort()  # the network: the page will ask again
+
+    page.route("**/api/profile", first_lost_second_held)
+    page.goto(f"{server.base}/daily/omi/{today(server)}")
+    play = page.locator("[data-action=daily-play]")
+    play.wait_for(timeout=WAIT_MS)
+    for _ in range(WAIT_MS // 50):  # (the page asked again before it asked for the deal)
+        if len(asked) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(asked) == 2, "the page asks again whom it plays as"
+    box = play.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    asked[1].continue_()
+    # The page's own module, the same promise: awaited here, the page's handler has run first.
+    page.evaluate("async () => { await (await import('/static/js/profile.js')).myProfile(); }")
+    page.mouse.up()
+    page.wait_for_selector("#profile-name", timeout=WAIT_MS)

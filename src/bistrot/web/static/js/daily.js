@@ -222,20 +222,29 @@ export function dailyPage(root, game, date, nav, topbar) {
     ];
   }
 
+  const box = h("section", { class: "page narrow board-page daily-page" });
   function draw() {
     if (gone) return;
     document.title = `${title()} · bistrot`;
-    clear(root);
     const before = utcDay(-1, new Date(`${date}T12:00:00Z`));
     const after = utcDay(1, new Date(`${date}T12:00:00Z`));
-    root.append(topbar(), h("section", { class: "page narrow board-page daily-page" },
+    // Drawn again as each answer comes (whom the page plays as may come after the deal's Play
+    // button): what is equal is kept (dom.js patch), so a tap under way on it is not lost.
+    patch(box, [
       h("h1", {}, title()),
       h("p", { class: "lead" }, t("daily.board_lead")),
-      body(),
+      ...[body()].flat(Infinity).filter(Boolean),
       h("p", { class: "board-others" },
         link(resultsPath(game, before), t("daily.previous"), "daily-previous"),
         after <= today && [" · ", link(resultsPath(game, after), t("daily.next"), "daily-next")],
-        " · ", link("/", t("nav.home"), "home"))));
+        " · ", link("/", t("nav.home"), "home")),
+    ]);
+  }
+
+  function redraw() {
+    clear(root);
+    root.append(topbar(), box);
+    draw();
   }
 
   if (isOffline()) failed = t("daily.offline");
@@ -245,6 +254,6 @@ export function dailyPage(root, game, date, nav, topbar) {
       (got) => { answer = got; draw(); },
       (error) => { failed = refusal(error); draw(); });
   }
-  draw();
-  return { rerender: draw, destroy: () => { gone = true; } };
+  redraw();
+  return { rerender: redraw, destroy: () => { gone = true; } };
 }
