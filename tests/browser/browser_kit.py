@@ -284,6 +284,15 @@ class Held:
             route.continue_()
 
 
+def press(page, locator) -> None:
+    """Press the mouse on the middle of ``locator`` and keep it down: the test makes something
+    happen, then releases with ``page.mouse.up()`` (a tap under way as the page changes)."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def go(page, path: str) -> None:
     """Follow an in-page link to ``path`` (as the page's own links do)."""
     page.evaluate(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .browser_kit import Server, shot
+from .browser_kit import Held, Server, press, shot
 from .layout_kit import overflow
 from .omi_driver import play_until_over
 
@@ -107,26 +107,23 @@ def test_a_tap_on_play_under_way_as_the_profile_answer_comes_is_not_lost(server,
     anew, a press on the old button released on its new copy fired no click; now what is equal
     is kept, and the tap opens the name dialog (no profile yet)."""
     page = pages.new()
-    asked: list = []
+    held = Held(page, "**/api/profile")  # the second question (routes added later are asked first)
+    lost: list = []
 
-    def first_lost_second_held(route) -> None:
-        asked.append(route)
-        if len(asked) == 1:
+    def lose_first(route) -> None:
+        if lost:
+            route.fallback()
+        else:
+            lost.append(route)
             route.abort()  # the network: the page will ask again
 
-    page.route("**/api/profile", first_lost_second_held)
+    page.route("**/api/profile", lose_first)
     page.goto(f"{server.base}/daily/omi/{today(server)}")
     play = page.locator("[data-action=daily-play]")
     play.wait_for(timeout=WAIT_MS)
-    for _ in range(WAIT_MS // 50):  # (the page asked again before it asked for the deal)
-        if len(asked) == 2:
-            break
-        page.wait_for_timeout(50)
-    assert len(asked) == 2, "the page asks again whom it plays as"
-    box = play.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    asked[1].continue_()
+    held.asked("whom the page plays as, again")
+    press(page, play)
+    held.release()
     # The page's own module, the same promise: awaited here, the page's handler has run first.
     page.evaluate("async () => { await (await import('/static/js/profile.js')).myProfile(); }")
     page.mouse.up()

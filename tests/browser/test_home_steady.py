@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browser_kit import FORM_AT_JS, Held, shot
+from .browser_kit import FORM_AT_JS, Held, press, shot
 
 ROWS_JS = "() => document.querySelectorAll('[data-testid=lobby-omi] li[data-table]').length"
 
@@ -76,10 +76,7 @@ def test_a_tap_under_way_as_offline_play_becomes_ready_still_chooses(server, pag
     friends = page.locator("label.segment:has([data-testid=mode-friends])")
     friends.wait_for()
     held.asked("whether offline play is offered")
-    friends.scroll_into_view_if_needed()
-    box = friends.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, friends)
     held.release()
     page.wait_for_selector("[data-testid=offline-ready]", timeout=60000)
     page.mouse.up()
