@@ -26,6 +26,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
 
+# The whole browser (Debian's chromium), as visitors run it, not the tests' lighter headless shell:
+# the figures measured here are a visitor's.
 CHROMIUM = os.environ.get("BISTROT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
