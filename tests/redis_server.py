@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.lanes import starting
+from tests.output import read_output
 from tests.ports import free_port
 
 #: How long Redis may take to start or stop (seconds): generous, the tests share a busy machine.
@@ -122,14 +123,7 @@ class RedisServer:
             self._reap()
             raise RuntimeError(f"redis-server did not start on port {self.port}:\n" + "".join(self.output))
         # Drain its log from now on: an unread pipe would block Redis in its next log line.
-        self._drainer = threading.Thread(target=self._drain, args=(proc,), daemon=True)
-        self._drainer.start()
-
-    def _drain(self, proc: subprocess.Popen[str]) -> None:
-        assert proc.stdout is not None
-        with proc.stdout:  # this thread's to close (closed under it, it would die reading)
-            for line in proc.stdout:
-                self.output.append(line)
+        self._drainer = read_output(proc.stdout, self.output)
 
     def stop(self) -> None:
         """Shut Redis down (SIGTERM, SIGKILL if it does not exit) and remove its folder."""

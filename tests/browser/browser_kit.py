@@ -19,9 +19,9 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import IO
 
 from tests.lanes import starting
+from tests.output import read_output
 
 #: Debian's Chromium as its headless shell (package chromium-headless-shell: the same Blink,
 #: without the desktop browser around it; what Playwright itself drives headless).  The whole
@@ -101,8 +101,7 @@ class Server:
             self.stop()
             raise RuntimeError(f"bistrot serve did not start: {line}{rest}")
         self.output.append(line)
-        self.drainer = threading.Thread(target=self._drain, args=(self.proc.stdout,), daemon=True)
-        self.drainer.start()
+        self.drainer = read_output(self.proc.stdout, self.output)
         Server.running.append(self)
         self.port = int(match.group(2))
         # Listening on every interface: the page is opened at loopback, as on the machine itself.
@@ -116,13 +115,6 @@ class Server:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("bistrot serve never answered /healthz")
-
-    def _drain(self, stdout: IO[str]) -> None:
-        # The pipe is this thread's to close: closed under it by stop() (a server whose output
-        # had not ended 5 s after it was stopped, on a loaded machine), it died reading.
-        with stdout:
-            for line in stdout:
-                self.output.append(line)
 
     def stop(self) -> None:
         if self in Server.running:

@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 from bistrot.server import Settings, create_app
 from bistrot.server.runner import address, bind, uvicorn_server
 from tests.lanes import starting
+from tests.output import read_output
 
 TIMEOUT = 20.0
 
@@ -102,15 +103,10 @@ class ProcessServer:
             if "http://" in line and not self.url:
                 self.url = line[line.index("http://") :].split()[0].rstrip("/")
             if "Application startup complete" in line:
-                threading.Thread(target=self._drain, daemon=True).start()
+                read_output(self.proc.stdout, self.output)
                 return self
         self.stop()
         raise RuntimeError("bistrot serve did not start:\n" + "".join(self.output))
-
-    def _drain(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.output.append(line)
 
     def kill(self) -> None:
         assert self.proc is not None

@@ -208,18 +208,20 @@ export function dailyPage(root, game, date, nav, topbar) {
       h("td", {}, r.accuracy === null || r.accuracy === undefined ? "–" : `${Math.round(r.accuracy)} %`))))));
   }
 
+  /** The page's middle, as a list of nodes (dom.js patch takes them as they are). */
   function body() {
-    if (failed) return h("p", { class: "offline-note", role: "alert" }, failed);
-    if (answer === null) return h("p", { class: "hint" }, t("board.loading"));
+    if (failed) return [h("p", { class: "offline-note", role: "alert" }, failed)];
+    if (answer === null) return [h("p", { class: "hint" }, t("board.loading"))];
     const share = keptShare(game, date);
+    const results = Array.isArray(answer.results) ? [board()]
+      : [h("p", { class: "hint", dataset: { testid: "daily-hidden" } }, t("daily.hidden")),
+        date === today && h("button", { type: "button", class: "btn primary", dataset: { action: "daily-play", game },
+          onclick: () => playToday(game, nav).catch((error) => toast(refusal(error), "error", 6000)) }, t("daily.play"))];
     return [
       h("p", { dataset: { testid: "daily-count" } }, plural("daily.played_n", answer.played ?? 0)),
-      Array.isArray(answer.results) ? board()
-        : [h("p", { class: "hint", dataset: { testid: "daily-hidden" } }, t("daily.hidden")),
-          date === today && h("button", { type: "button", class: "btn primary", dataset: { action: "daily-play", game },
-            onclick: () => playToday(game, nav).catch((error) => toast(refusal(error), "error", 6000)) }, t("daily.play"))],
+      ...results,
       share && shareTextBox(share),
-    ];
+    ].filter(Boolean);
   }
 
   const box = h("section", { class: "page narrow board-page daily-page" });
@@ -233,7 +235,7 @@ export function dailyPage(root, game, date, nav, topbar) {
     patch(box, [
       h("h1", {}, title()),
       h("p", { class: "lead" }, t("daily.board_lead")),
-      ...[body()].flat(Infinity).filter(Boolean),
+      ...body(),
       h("p", { class: "board-others" },
         link(resultsPath(game, before), t("daily.previous"), "daily-previous"),
         after <= today && [" · ", link(resultsPath(game, after), t("daily.next"), "daily-next")],
